@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: MIT
+# RapidJSON 1.1.0 from Debian, copied into the build tree and patched (the one place for this):
+# - the copy keeps /usr/include off the wasm include paths;
+# - clang-19 rejects GenericStringRef::operator= (assigns a const member), so it is deleted;
+# - SYSTEM silences the C++20 `operator!=` ambiguity warnings.
+# Only the JSON codec target links agentctx_rapidjson (ARCHITECTURE §8 "one codec").
+find_path(RAPIDJSON_INCLUDE_DIR rapidjson/document.h PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH REQUIRED)
+set(_rj "${CMAKE_BINARY_DIR}/_deps/rapidjson/include")
+if(NOT EXISTS "${_rj}/rapidjson/document.h")
+  file(COPY "${RAPIDJSON_INCLUDE_DIR}/rapidjson" DESTINATION "${_rj}")
+  file(READ "${_rj}/rapidjson/document.h" _doc)
+  string(REPLACE
+    "GenericStringRef& operator=(const GenericStringRef& rhs) { s = rhs.s; length = rhs.length; }"
+    "GenericStringRef& operator=(const GenericStringRef& rhs) = delete;" _doc "${_doc}")
+  file(WRITE "${_rj}/rapidjson/document.h" "${_doc}")
+endif()
+add_library(agentctx_rapidjson INTERFACE)
+target_include_directories(agentctx_rapidjson SYSTEM INTERFACE "${_rj}")
+target_compile_definitions(agentctx_rapidjson INTERFACE RAPIDJSON_HAS_STDSTRING=1)

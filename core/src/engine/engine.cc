@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// Engine facade: handle table + method dispatch (ARCHITECTURE §6).
+// Invariants: no globals (all state lives in Impl); Call() returns an envelope for every input;
+// handle numbers are never reused within one Engine, so a stale handle is always BadHandle.
+#include "agentctx/engine.h"
+
+#include <map>
+
+#include "agentctx/version.h"
+#include "engine/envelope.h"
+#include "protocol/json_codec.h"
+
+namespace agentctx {
+namespace {
+
+constexpr std::uint32_t kMaxHandles = 1u << 16;
+
+struct SessionSlot {
+  std::map<std::string, std::shared_ptr<FileSystem>> file_systems;
+};
+
+}  // namespace
+
+struct Engine::Impl {
+  std::map<std::uint32_t, SessionSlot> sessions;
+  std::uint32_t next_handle = 1;
+
+  std::string CallEngine(std::string_view method, std::string_view input);
+};
+
+Engine::Engine() : impl_(std::make_unique<Impl>()) {}
+Engine::~Engine() = default;
+
+std::string_view Engine::Version() { return ACTX_VERSION_STRING; }
+
+std::uint32_t Engine::Open() {
+  if (impl_->sessions.size() >= kMaxHandles || impl_->next_handle == 0) return 0;
+  std::uint32_t handle = impl_->next_handle++;
+  impl_->sessions.emplace(handle, SessionSlot{});
+  return handle;
+}
+
+bool Engine::AddFileSystem(std::uint32_t handle, std::string name, std::shared_ptr<FileSystem> fs) {
+  auto it = impl_->sessions.find(handle);
+  if (it == impl_->sessions.end() || fs == nullptr) return false;
+  it->second.file_systems[std::move(name)] = std::move(fs);
+  return true;
+}
+
+void Engine::Close(std::uint32_t handle) { impl_->sessions.erase(handle); }
+
+std::uint32_t Engine::OpenHandles() const {
+  return static_cast<std::uint32_t>(impl_->sessions.size());
+}
+
+std::string Engine::Impl::CallEngine(std::string_view method, std::string_view input) {
+  if (method == "version") {
+    JsonValue v = JsonValue::Object();
+    v.Set("version", JsonValue::String(ACTX_VERSION_STRING));
+    return OkEnvelope(v);
+  }
+  if (method == "stats") {
+    JsonValue v = JsonValue::Object();
+    v.Set("open_handles", JsonValue::Int(static_cast<std::int64_t>(sessions.size())));
+    return OkEnvelope(v);
+  }
+  if (method == "config.echo") {
+    // The vertical slice: parse, canonicalise (sorted keys, nulls kept), echo with the version.
+    auto parsed = ParseJson(input);
+    if (!parsed) return ErrorEnvelope(parsed.error());
+    if (!parsed->is_object()) {
+      return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "config must be a JSON object", {}});
+    }
+    std::string out = "{\"config\":";
+    out += ToSortedJson(*parsed);
+    out += ",\"version\":";
+    AppendJsonString(&out, ACTX_VERSION_STRING);
+    out += "}";
+    return OkEnvelopeRaw(out);
+  }
+  return ErrorEnvelope(
+      Error{ErrorCode::kUnknownMethod, "unknown engine method: " + std::string(method), {}});
+}
+
+std::string Engine::Call(std::uint32_t handle, std::string_view method,
+                         std::string_view input_json) {
+  if (handle == 0) return impl_->CallEngine(method, input_json);
+  auto it = impl_->sessions.find(handle);
+  if (it == impl_->sessions.end()) {
+    return ErrorEnvelope(
+        Error{ErrorCode::kBadHandle, "no open session has handle " + std::to_string(handle), {}});
+  }
+  return ErrorEnvelope(
+      Error{ErrorCode::kUnknownMethod, "unknown session method: " + std::string(method), {}});
+}
+
+}  // namespace agentctx

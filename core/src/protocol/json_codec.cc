@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// RapidJSON SAX reader -> JsonValue. Iterative parsing (no recursion on input depth) with
+// numbers as strings, so the lexeme is kept and no float is ever converted.
+#include "protocol/json_codec.h"
+
+#include <string>
+#include <vector>
+
+#include "support/utf8.h"
+
+#define RAPIDJSON_ASSERT(x) ACTX_ASSERT(x)
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+#include <rapidjson/stringbuffer.h>
+
+namespace agentctx {
+namespace {
+
+class TreeBuilder {
+ public:
+  bool Null() { return Add(JsonValue()); }
+  bool Bool(bool b) { return Add(JsonValue::Bool(b)); }
+  bool Int(int) { return false; }  // never called with kParseNumbersAsStringsFlag
+  bool Uint(unsigned) { return false; }
+  bool Int64(int64_t) { return false; }
+  bool Uint64(uint64_t) { return false; }
+  bool Double(double) { return false; }
+  bool RawNumber(const char* str, rapidjson::SizeType len, bool) {
+    return Add(JsonValue::RawNumber(std::string(str, len)));
+  }
+  bool String(const char* str, rapidjson::SizeType len, bool) {
+    return Add(JsonValue::String(Clean(str, len)));
+  }
+  bool StartObject() { return Open(JsonValue::Object()); }
+  bool Key(const char* str, rapidjson::SizeType len, bool) {
+    pending_keys_.push_back(Clean(str, len));
+    return true;
+  }
+  bool EndObject(rapidjson::SizeType) { return Close(); }
+  bool StartArray() { return Open(JsonValue::Array()); }
+  bool EndArray(rapidjson::SizeType) { return Close(); }
+
+  bool depth_exceeded() const { return depth_exceeded_; }
+  JsonValue TakeRoot() { return std::move(root_); }
+
+ private:
+  static std::string Clean(const char* str, rapidjson::SizeType len) {
+    std::string_view s(str, len);
+    return IsValidUtf8(s) ? std::string(s) : LossyUtf8(s);
+  }
+
+  bool Add(JsonValue v) {
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      return true;
+    }
+    JsonValue& top = stack_.back();
+    if (top.is_array()) {
+      top.Push(std::move(v));
+    } else {
+      // Duplicate keys: the last one wins, as in most JSON readers.
+      top.Set(pending_keys_.back(), std::move(v));
+      pending_keys_.pop_back();
+    }
+    return true;
+  }
+  bool Open(JsonValue v) {
+    if (static_cast<int>(stack_.size()) >= kMaxJsonDepth) {
+      depth_exceeded_ = true;
+      return false;
+    }
+    stack_.push_back(std::move(v));
+    return true;
+  }
+  bool Close() {
+    JsonValue done = std::move(stack_.back());
+    stack_.pop_back();
+    return Add(std::move(done));
+  }
+
+  std::vector<JsonValue> stack_;
+  std::vector<std::string> pending_keys_;
+  JsonValue root_;
+  bool depth_exceeded_ = false;
+};
+
+}  // namespace
+
+Result<JsonValue> ParseJson(std::string_view text) {
+  TreeBuilder builder;
+  rapidjson::Reader reader;
+  rapidjson::MemoryStream ms(text.data(), text.size());
+  rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> is(ms);
+  constexpr unsigned kFlags =
+      rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
+  rapidjson::ParseResult ok = reader.Parse<kFlags>(is, builder);
+  if (!ok) {
+    std::string message = builder.depth_exceeded() ? "JSON nesting exceeds the maximum depth"
+                                                   : rapidjson::GetParseError_En(ok.Code());
+    Error error{ErrorCode::kInvalidJson,
+                "invalid JSON at byte " + std::to_string(ok.Offset()) + ": " + message,
+                {{"offset", std::to_string(ok.Offset())}}};
+    return Fail(std::move(error));
+  }
+  return builder.TakeRoot();
+}
+
+}  // namespace agentctx

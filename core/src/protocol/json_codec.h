@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+// The JSON codec: the only module that includes RapidJSON (ARCHITECTURE §8). This header
+// exposes no RapidJSON type.
+// Invariants: parsing never aborts on bad input; errors are kInvalidJson with the byte offset
+// in details["offset"]; numbers keep their lexeme; invalid UTF-8 inside strings is replaced
+// with U+FFFD (SPEC §8.5); nesting deeper than kMaxJsonDepth is rejected (stack safety).
+#pragma once
+
+#include <string_view>
+
+#include "agentctx/result.h"
+#include "protocol/json_value.h"
+
+namespace agentctx {
+
+inline constexpr int kMaxJsonDepth = 512;
+
+/// Parses one JSON document (surrounding whitespace allowed, nothing else).
+Result<JsonValue> ParseJson(std::string_view text);
+
+}  // namespace agentctx

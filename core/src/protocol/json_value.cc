@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+// JsonValue and the canonical JSON writer (SPEC §8.5). Hand-written rather than RapidJSON's
+// Writer because the escaping rules are ours (lowercase \u00xx, raw `/` and non-ASCII) and
+// numbers are emitted as their lexemes.
+#include "protocol/json_value.h"
+
+#include <algorithm>
+
+namespace agentctx {
+
+JsonValue JsonValue::Bool(bool b) {
+  JsonValue v;
+  v.kind_ = Kind::kBool;
+  v.bool_ = b;
+  return v;
+}
+
+JsonValue JsonValue::Int(std::int64_t n) {
+  JsonValue v;
+  v.kind_ = Kind::kNumber;
+  // Manual formatting: no locale, no std::to_chars portability concerns.
+  std::uint64_t mag = n < 0 ? 0 - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
+  char buf[24];
+  int pos = 24;
+  do {
+    buf[--pos] = static_cast<char>('0' + mag % 10);
+    mag /= 10;
+  } while (mag != 0);
+  if (n < 0) buf[--pos] = '-';
+  v.text_.assign(buf + pos, buf + 24);
+  return v;
+}
+
+JsonValue JsonValue::RawNumber(std::string lexeme) {
+  JsonValue v;
+  v.kind_ = Kind::kNumber;
+  v.text_ = std::move(lexeme);
+  return v;
+}
+
+JsonValue JsonValue::String(std::string s) {
+  JsonValue v;
+  v.kind_ = Kind::kString;
+  v.text_ = std::move(s);
+  return v;
+}
+
+JsonValue JsonValue::Array() {
+  JsonValue v;
+  v.kind_ = Kind::kArray;
+  return v;
+}
+
+JsonValue JsonValue::Object() {
+  JsonValue v;
+  v.kind_ = Kind::kObject;
+  return v;
+}
+
+std::optional<std::int64_t> JsonValue::int_value() const {
+  if (kind_ != Kind::kNumber || text_.empty()) return std::nullopt;
+  std::size_t i = 0;
+  bool negative = false;
+  if (text_[0] == '-') {
+    negative = true;
+    i = 1;
+  }
+  if (i >= text_.size()) return std::nullopt;
+  std::uint64_t mag = 0;
+  for (; i < text_.size(); ++i) {
+    char c = text_[i];
+    if (c < '0' || c > '9') return std::nullopt;  // fractions and exponents are not integers
+    std::uint64_t digit = static_cast<std::uint64_t>(c - '0');
+    if (mag > (UINT64_MAX - digit) / 10) return std::nullopt;
+    mag = mag * 10 + digit;
+  }
+  if (negative) {
+    if (mag > static_cast<std::uint64_t>(INT64_MAX) + 1) return std::nullopt;
+    return static_cast<std::int64_t>(0 - mag);
+  }
+  if (mag > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
+  return static_cast<std::int64_t>(mag);
+}
+
+JsonValue& JsonValue::Push(JsonValue v) {
+  if (kind_ == Kind::kNull) kind_ = Kind::kArray;
+  items_.push_back(std::move(v));
+  return items_.back();
+}
+
+JsonValue& JsonValue::Set(std::string_view key, JsonValue v) {
+  if (kind_ == Kind::kNull) kind_ = Kind::kObject;
+  for (auto& m : members_) {
+    if (m.key == key) {
+      m.value = std::move(v);
+      return m.value;
+    }
+  }
+  members_.push_back(JsonMember{std::string(key), std::move(v)});
+  return members_.back().value;
+}
+
+bool JsonValue::Remove(std::string_view key) {
+  for (auto it = members_.begin(); it != members_.end(); ++it) {
+    if (it->key == key) {
+      members_.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+const JsonValue* JsonValue::Find(std::string_view key) const {
+  if (kind_ != Kind::kObject) return nullptr;
+  for (const auto& m : members_) {
+    if (m.key == key) return &m.value;
+  }
+  return nullptr;
+}
+
+JsonValue* JsonValue::Find(std::string_view key) {
+  return const_cast<JsonValue*>(static_cast<const JsonValue*>(this)->Find(key));
+}
+
+std::optional<std::string_view> JsonValue::GetString(std::string_view key) const {
+  const JsonValue* v = Find(key);
+  if (v == nullptr || !v->is_string()) return std::nullopt;
+  return std::string_view(v->text_);
+}
+
+std::optional<std::int64_t> JsonValue::GetInt(std::string_view key) const {
+  const JsonValue* v = Find(key);
+  if (v == nullptr) return std::nullopt;
+  return v->int_value();
+}
+
+std::optional<bool> JsonValue::GetBool(std::string_view key) const {
+  const JsonValue* v = Find(key);
+  if (v == nullptr || !v->is_bool()) return std::nullopt;
+  return v->bool_;
+}
+
+bool JsonValue::operator==(const JsonValue& other) const {
+  if (kind_ != other.kind_) return false;
+  switch (kind_) {
+    case Kind::kNull:
+      return true;
+    case Kind::kBool:
+      return bool_ == other.bool_;
+    case Kind::kNumber:
+    case Kind::kString:
+      return text_ == other.text_;
+    case Kind::kArray:
+      return items_ == other.items_;
+    case Kind::kObject: {
+      if (members_.size() != other.members_.size()) return false;
+      for (const auto& m : members_) {
+        const JsonValue* o = other.Find(m.key);
+        if (o == nullptr || !(*o == m.value)) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+void AppendJsonString(std::string* out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\b':
+        out->append("\\b");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\f':
+        out->append("\\f");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      default:
+        if (c < 0x20) {
+          out->append("\\u00");
+          out->push_back(kHex[c >> 4]);
+          out->push_back(kHex[c & 0xF]);
+        } else {
+          out->push_back(ch);
+        }
+    }
+  }
+  out->push_back('"');
+}
+
+std::string JsonString(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  AppendJsonString(&out, s);
+  return out;
+}
+
+namespace {
+
+void Append(std::string* out, const JsonValue& v, bool sorted) {
+  switch (v.kind()) {
+    case JsonValue::Kind::kNull:
+      out->append("null");
+      return;
+    case JsonValue::Kind::kBool:
+      out->append(v.bool_value() ? "true" : "false");
+      return;
+    case JsonValue::Kind::kNumber:
+      out->append(v.string_value());
+      return;
+    case JsonValue::Kind::kString:
+      AppendJsonString(out, v.string_value());
+      return;
+    case JsonValue::Kind::kArray: {
+      out->push_back('[');
+      bool first = true;
+      for (const auto& item : v.items()) {
+        if (!first) out->push_back(',');
+        first = false;
+        Append(out, item, sorted);
+      }
+      out->push_back(']');
+      return;
+    }
+    case JsonValue::Kind::kObject: {
+      std::vector<const JsonMember*> order;
+      order.reserve(v.members().size());
+      for (const auto& m : v.members()) order.push_back(&m);
+      if (sorted) {
+        std::stable_sort(order.begin(), order.end(),
+                         [](const JsonMember* a, const JsonMember* b) { return a->key < b->key; });
+      }
+      out->push_back('{');
+      bool first = true;
+      for (const JsonMember* m : order) {
+        if (!first) out->push_back(',');
+        first = false;
+        AppendJsonString(out, m->key);
+        out->push_back(':');
+        Append(out, m->value, sorted);
+      }
+      out->push_back('}');
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void AppendJson(std::string* out, const JsonValue& value) { Append(out, value, false); }
+
+std::string ToJson(const JsonValue& value) {
+  std::string out;
+  Append(&out, value, false);
+  return out;
+}
+
+std::string ToSortedJson(const JsonValue& value) {
+  std::string out;
+  Append(&out, value, true);
+  return out;
+}
+
+void SortKeys(JsonValue* value) {
+  if (value->is_array()) {
+    for (auto& item : value->items()) SortKeys(&item);
+  } else if (value->is_object()) {
+    auto& members = value->members();
+    std::stable_sort(members.begin(), members.end(),
+                     [](const JsonMember& a, const JsonMember& b) { return a.key < b.key; });
+    for (auto& m : members) SortKeys(&m.value);
+  }
+}
+
+void StripNulls(JsonValue* value) {
+  if (value->is_array()) {
+    for (auto& item : value->items()) StripNulls(&item);
+  } else if (value->is_object()) {
+    auto& members = value->members();
+    members.erase(std::remove_if(members.begin(), members.end(),
+                                 [](const JsonMember& m) { return m.value.is_null(); }),
+                  members.end());
+    for (auto& m : members) StripNulls(&m.value);
+  }
+}
+
+}  // namespace agentctx

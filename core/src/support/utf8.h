@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// UTF-8 helpers. Lossy decoding follows Rust's `String::from_utf8_lossy`: each maximal invalid
+// subsequence (per the Unicode "substitution of maximal subparts" practice) becomes U+FFFD.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace agentctx {
+
+/// The length of the valid UTF-8 sequence starting at `s[i]`, or 0 if none is valid there.
+/// When 0, `*invalid_len` (if given) receives the length of the maximal invalid subpart (>= 1).
+std::size_t Utf8SequenceLength(std::string_view s, std::size_t i, std::size_t* invalid_len);
+bool IsValidUtf8(std::string_view s);
+/// `s` with each maximal invalid subsequence replaced by U+FFFD.
+std::string LossyUtf8(std::string_view s);
+/// The largest index <= `pos` that is not inside a multi-byte character of `s`.
+std::size_t FloorCharBoundary(std::string_view s, std::size_t pos);
+/// The smallest index >= `pos` that is not inside a multi-byte character of `s`.
+std::size_t CeilCharBoundary(std::string_view s, std::size_t pos);
+/// Number of Unicode scalar values (counted on lead bytes; `s` should be valid UTF-8).
+std::size_t CountChars(std::string_view s);
+/// Trims Unicode White_Space from both ends (SPEC "Trim").
+std::string_view TrimUnicode(std::string_view s);
+
+}  // namespace agentctx

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: MIT
+// ParseSessionConfig (SPEC §2.2): every field checked for type and allowed values; defaults
+// filled in; the first problem is reported as kInvalidConfig naming the key path.
+#include "session/config.h"
+
+#include <set>
+#include <string_view>
+
+#include "support/paths.h"
+
+namespace agentctx {
+namespace {
+
+Unexpected<Error> Invalid(std::string message) {
+  return Fail(ErrorCode::kInvalidConfig, std::move(message));
+}
+
+bool OneOf(std::string_view v, std::initializer_list<std::string_view> allowed) {
+  for (auto a : allowed) {
+    if (v == a) return true;
+  }
+  return false;
+}
+
+// Field readers: absent or null -> keep the default; wrong type -> error naming `path`.
+Result<void> ReadString(const JsonValue& obj, std::string_view key, const std::string& path,
+                        std::string* out) {
+  const JsonValue* v = obj.Find(key);
+  if (v == nullptr || v->is_null()) return {};
+  if (!v->is_string()) return Invalid(path + " must be a string");
+  *out = v->string_value();
+  return {};
+}
+
+Result<void> ReadOptString(const JsonValue& obj, std::string_view key, const std::string& path,
+                           std::optional<std::string>* out) {
+  const JsonValue* v = obj.Find(key);
+  if (v == nullptr || v->is_null()) return {};
+  if (!v->is_string()) return Invalid(path + " must be a string or null");
+  *out = v->string_value();
+  return {};
+}
+
+Result<void> ReadBool(const JsonValue& obj, std::string_view key, const std::string& path,
+                      bool* out) {
+  const JsonValue* v = obj.Find(key);
+  if (v == nullptr || v->is_null()) return {};
+  if (!v->is_bool()) return Invalid(path + " must be a boolean");
+  *out = v->bool_value();
+  return {};
+}
+
+Result<void> ReadInt(const JsonValue& obj, std::string_view key, const std::string& path,
+                     std::int64_t min, std::int64_t* out) {
+  const JsonValue* v = obj.Find(key);
+  if (v == nullptr || v->is_null()) return {};
+  auto n = v->int_value();
+  if (!n || *n < min) {
+    return Invalid(path + " must be an integer >= " + std::to_string(min));
+  }
+  *out = *n;
+  return {};
+}
+
+Result<void> ReadOptInt(const JsonValue& obj, std::string_view key, const std::string& path,
+                        std::optional<std::int64_t>* out) {
+  const JsonValue* v = obj.Find(key);
+  if (v == nullptr || v->is_null()) return {};
+  auto n = v->int_value();
+  if (!n || *n <= 0) return Invalid(path + " must be a positive integer or null");
+  *out = *n;
+  return {};
+}
+
+Result<void> ReadStringList(const JsonValue& obj, std::string_view key, const std::string& path,
+                            std::vector<std::string>* out) {
+  const JsonValue* v = obj.Find(key);
+  if (v == nullptr || v->is_null()) return {};
+  if (!v->is_array()) return Invalid(path + " must be an array of strings");
+  out->clear();
+  for (const auto& item : v->items()) {
+    if (!item.is_string()) return Invalid(path + " must be an array of strings");
+    out->push_back(item.string_value());
+  }
+  return {};
+}
+
+Result<const JsonValue*> ObjectOrNull(const JsonValue& obj, std::string_view key,
+                                      const std::string& path) {
+  const JsonValue* v = obj.Find(key);
+  if (v == nullptr || v->is_null()) return static_cast<const JsonValue*>(nullptr);
+  if (!v->is_object()) return Invalid(path + " must be an object");
+  return v;
+}
+
+Result<void> ParseModel(const JsonValue& raw, ModelConfig* m) {
+  const JsonValue* v = raw.Find("model");
+  if (v == nullptr || !v->is_object()) return Invalid("model must be an object with a slug");
+  ACTX_TRY_VOID(ReadString(*v, "slug", "model.slug", &m->slug));
+  if (m->slug.empty()) return Invalid("model.slug is required");
+  ACTX_TRY_VOID(ReadString(*v, "instructions", "model.instructions", &m->instructions));
+  ACTX_TRY_VOID(ReadOptInt(*v, "context_window", "model.context_window", &m->context_window));
+  ACTX_TRY_VOID(ReadOptInt(*v, "auto_compact_token_limit", "model.auto_compact_token_limit",
+                           &m->auto_compact_token_limit));
+  ACTX_TRY_VOID(
+      ReadBool(*v, "supports_reasoning", "model.supports_reasoning", &m->supports_reasoning));
+  ACTX_TRY_VOID(ReadBool(*v, "supports_images", "model.supports_images", &m->supports_images));
+  ACTX_TRY(const JsonValue* t, ObjectOrNull(*v, "truncation", "model.truncation"));
+  if (t != nullptr) {
+    std::string mode = "bytes";
+    ACTX_TRY_VOID(ReadString(*t, "mode", "model.truncation.mode", &mode));
+    if (!OneOf(mode, {"bytes", "tokens"})) {
+      return Invalid("model.truncation.mode must be bytes or tokens");
+    }
+    m->truncation.mode =
+        mode == "bytes" ? TruncationPolicy::Mode::kBytes : TruncationPolicy::Mode::kTokens;
+    ACTX_TRY_VOID(ReadInt(*t, "limit", "model.truncation.limit", 0, &m->truncation.limit));
+  }
+  return {};
+}
+
+Result<void> ParseSandbox(const JsonValue& raw, SandboxConfig* s) {
+  ACTX_TRY(const JsonValue* v, ObjectOrNull(raw, "sandbox", "sandbox"));
+  if (v == nullptr) return {};
+  ACTX_TRY_VOID(ReadString(*v, "mode", "sandbox.mode", &s->mode));
+  if (!OneOf(s->mode, {"read-only", "workspace-write", "danger-full-access"})) {
+    return Invalid("sandbox.mode must be read-only, workspace-write or danger-full-access");
+  }
+  ACTX_TRY_VOID(ReadStringList(*v, "writable_roots", "sandbox.writable_roots", &s->writable_roots));
+  for (auto& root : s->writable_roots) {
+    auto norm = NormalizeAbsolute(root);
+    if (!norm) return Invalid("sandbox.writable_roots entries must be absolute paths");
+    root = *norm;
+  }
+  ACTX_TRY_VOID(ReadBool(*v, "network_access", "sandbox.network_access", &s->network_access));
+  return {};
+}
+
+Result<void> ParseEnvironments(const JsonValue& raw, std::vector<EnvironmentConfig>* envs) {
+  const JsonValue* v = raw.Find("environments");
+  if (v == nullptr || !v->is_array() || v->items().empty()) {
+    return Invalid("environments must be a non-empty array");
+  }
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < v->items().size(); ++i) {
+    const JsonValue& e = v->items()[i];
+    std::string path = "environments[" + std::to_string(i) + "]";
+    if (!e.is_object()) return Invalid(path + " must be an object");
+    EnvironmentConfig env;
+    ACTX_TRY_VOID(ReadString(e, "id", path + ".id", &env.id));
+    if (env.id.empty()) return Invalid(path + ".id is required");
+    if (!ids.insert(env.id).second) return Invalid("duplicate environment id: " + env.id);
+    ACTX_TRY_VOID(ReadString(e, "cwd", path + ".cwd", &env.cwd));
+    auto cwd = NormalizeAbsolute(env.cwd);
+    if (!cwd) return Invalid(path + ".cwd must be an absolute path");
+    env.cwd = *cwd;
+    ACTX_TRY_VOID(ReadOptString(e, "shell", path + ".shell", &env.shell));
+    ACTX_TRY_VOID(ReadString(e, "status", path + ".status", &env.status));
+    if (!OneOf(env.status, {"available", "starting"})) {
+      return Invalid(path + ".status must be available or starting");
+    }
+    ACTX_TRY_VOID(ReadString(e, "fs", path + ".fs", &env.fs));
+    if (env.fs.empty()) return Invalid(path + ".fs must name a registered FileSystem");
+    const JsonValue* sb = e.Find("sandboxed");
+    if (sb != nullptr && !sb->is_null()) {
+      if (!sb->is_bool()) return Invalid(path + ".sandboxed must be a boolean");
+      env.sandboxed = sb->bool_value();
+    }
+    ACTX_TRY_VOID(ReadInt(e, "fs_epoch", path + ".fs_epoch", 0, &env.fs_epoch));
+    envs->push_back(std::move(env));
+  }
+  return {};
+}
+
+Result<void> ParseAgentsMd(const JsonValue& raw, AgentsMdSettings* a) {
+  ACTX_TRY(const JsonValue* v, ObjectOrNull(raw, "agents_md", "agents_md"));
+  if (v == nullptr) return {};
+  ACTX_TRY_VOID(ReadOptString(*v, "home_dir", "agents_md.home_dir", &a->home_dir));
+  if (a->home_dir) {
+    auto norm = NormalizeAbsolute(*a->home_dir);
+    if (!norm) return Invalid("agents_md.home_dir must be an absolute path");
+    a->home_dir = *norm;
+  }
+  ACTX_TRY_VOID(ReadInt(*v, "max_bytes", "agents_md.max_bytes", 0, &a->max_bytes));
+  ACTX_TRY_VOID(ReadStringList(*v, "root_markers", "agents_md.root_markers", &a->root_markers));
+  ACTX_TRY_VOID(ReadStringList(*v, "fallback_filenames", "agents_md.fallback_filenames",
+                               &a->fallback_filenames));
+  ACTX_TRY_VOID(ReadString(*v, "refresh", "agents_md.refresh", &a->refresh));
+  if (!OneOf(a->refresh, {"selection", "probe"})) {
+    return Invalid("agents_md.refresh must be selection or probe");
+  }
+  return {};
+}
+
+Result<void> ParseSkills(const JsonValue& raw, std::vector<SkillConfig>* skills) {
+  const JsonValue* v = raw.Find("skills");
+  if (v == nullptr || v->is_null()) return {};
+  if (!v->is_array()) return Invalid("skills must be an array");
+  for (std::size_t i = 0; i < v->items().size(); ++i) {
+    const JsonValue& s = v->items()[i];
+    std::string path = "skills[" + std::to_string(i) + "]";
+    if (!s.is_object()) return Invalid(path + " must be an object");
+    SkillConfig skill;
+    ACTX_TRY_VOID(ReadString(s, "name", path + ".name", &skill.name));
+    ACTX_TRY_VOID(ReadOptString(s, "description", path + ".description", &skill.description));
+    ACTX_TRY_VOID(ReadString(s, "path", path + ".path", &skill.path));
+    if (skill.name.empty() || skill.path.empty()) return Invalid(path + " needs name and path");
+    skills->push_back(std::move(skill));
+  }
+  return {};
+}
+
+Result<void> ParseTools(const JsonValue& raw, std::vector<HostToolConfig>* tools) {
+  const JsonValue* v = raw.Find("tools");
+  if (v == nullptr || v->is_null()) return {};
+  if (!v->is_array()) return Invalid("tools must be an array");
+  for (std::size_t i = 0; i < v->items().size(); ++i) {
+    const JsonValue& t = v->items()[i];
+    std::string path = "tools[" + std::to_string(i) + "]";
+    if (!t.is_object()) return Invalid(path + " must be an object");
+    HostToolConfig tool;
+    ACTX_TRY_VOID(ReadString(t, "server", path + ".server", &tool.server));
+    ACTX_TRY_VOID(ReadString(t, "name", path + ".name", &tool.name));
+    if (tool.name.empty()) return Invalid(path + ".name is required");
+    ACTX_TRY_VOID(ReadString(t, "description", path + ".description", &tool.description));
+    const JsonValue* p = t.Find("parameters");
+    if (p == nullptr || p->is_null()) {
+      tool.parameters = JsonValue::Object();
+      tool.parameters.Set("type", JsonValue::String("object"));
+      tool.parameters.Set("properties", JsonValue::Object());
+    } else if (!p->is_object()) {
+      return Invalid(path + ".parameters must be an object");
+    } else {
+      tool.parameters = *p;
+    }
+    ACTX_TRY_VOID(ReadBool(t, "strict", path + ".strict", &tool.strict));
+    tools->push_back(std::move(tool));
+  }
+  return {};
+}
+
+Result<void> ParseOptionalSections(const JsonValue& raw, SessionConfig* c) {
+  ACTX_TRY(const JsonValue* ec, ObjectOrNull(raw, "environment_context", "environment_context"));
+  if (ec != nullptr) {
+    auto& e = c->environment_context;
+    ACTX_TRY_VOID(
+        ReadBool(*ec, "include_date", "environment_context.include_date", &e.include_date));
+    ACTX_TRY_VOID(
+        ReadOptString(*ec, "current_date", "environment_context.current_date", &e.current_date));
+    ACTX_TRY_VOID(ReadOptString(*ec, "timezone", "environment_context.timezone", &e.timezone));
+  }
+  ACTX_TRY(const JsonValue* r, ObjectOrNull(raw, "reasoning", "reasoning"));
+  if (r != nullptr) {
+    ACTX_TRY_VOID(ReadOptString(*r, "effort", "reasoning.effort", &c->reasoning_effort));
+    ACTX_TRY_VOID(ReadOptString(*r, "summary", "reasoning.summary", &c->reasoning_summary));
+    if (c->reasoning_effort == "none") c->reasoning_effort.reset();
+    if (c->reasoning_summary == "none") c->reasoning_summary.reset();
+  }
+  ACTX_TRY(const JsonValue* cp, ObjectOrNull(raw, "compaction", "compaction"));
+  if (cp != nullptr) {
+    ACTX_TRY_VOID(ReadString(*cp, "strategy", "compaction.strategy", &c->compaction.strategy));
+    if (!OneOf(c->compaction.strategy, {"local", "remote"})) {
+      return Invalid("compaction.strategy must be local or remote");
+    }
+    ACTX_TRY_VOID(ReadBool(*cp, "auto", "compaction.auto", &c->compaction.auto_compact));
+    ACTX_TRY_VOID(ReadOptString(*cp, "prompt", "compaction.prompt", &c->compaction.prompt));
+  }
+  return {};
+}
+
+constexpr std::string_view kKnownKeys[] = {"session_id",
+                                           "model",
+                                           "developer_instructions",
+                                           "approval_policy",
+                                           "sandbox",
+                                           "environments",
+                                           "trust",
+                                           "agents_md",
+                                           "skills",
+                                           "builtin_tools",
+                                           "tools",
+                                           "tool_policy",
+                                           "environment_context",
+                                           "reasoning",
+                                           "verbosity",
+                                           "service_tier",
+                                           "prompt_cache_key",
+                                           "compaction",
+                                           "max_steps_per_turn",
+                                           "custom"};
+
+}  // namespace
+
+Result<SessionConfig> ParseSessionConfig(const JsonValue& raw,
+                                         std::vector<ConfigWarning>* warnings) {
+  if (!raw.is_object()) return Invalid("config must be a JSON object");
+  SessionConfig c;
+  ACTX_TRY_VOID(ReadString(raw, "session_id", "session_id", &c.session_id));
+  if (c.session_id.empty()) return Invalid("session_id is required");
+  ACTX_TRY_VOID(ParseModel(raw, &c.model));
+  ACTX_TRY_VOID(ReadOptString(raw, "developer_instructions", "developer_instructions",
+                              &c.developer_instructions));
+  ACTX_TRY_VOID(ReadString(raw, "approval_policy", "approval_policy", &c.approval_policy));
+  if (!OneOf(c.approval_policy, {"never", "on-request", "on-failure", "unless-trusted"})) {
+    return Invalid("approval_policy must be never, on-request, on-failure or unless-trusted");
+  }
+  ACTX_TRY_VOID(ParseSandbox(raw, &c.sandbox));
+  ACTX_TRY_VOID(ParseEnvironments(raw, &c.environments));
+  ACTX_TRY_VOID(ReadString(raw, "trust", "trust", &c.trust));
+  if (!OneOf(c.trust, {"trusted", "untrusted"}))
+    return Invalid("trust must be trusted or untrusted");
+  ACTX_TRY_VOID(ParseAgentsMd(raw, &c.agents_md));
+  ACTX_TRY_VOID(ParseSkills(raw, &c.skills));
+  ACTX_TRY_VOID(ReadBool(raw, "builtin_tools", "builtin_tools", &c.builtin_tools));
+  ACTX_TRY_VOID(ParseTools(raw, &c.tools));
+  ACTX_TRY_VOID(ReadString(raw, "tool_policy", "tool_policy", &c.tool_policy));
+  if (!OneOf(c.tool_policy, {"apply", "defer"}))
+    return Invalid("tool_policy must be apply or defer");
+  ACTX_TRY_VOID(ParseOptionalSections(raw, &c));
+  ACTX_TRY_VOID(ReadOptString(raw, "verbosity", "verbosity", &c.verbosity));
+  ACTX_TRY_VOID(ReadOptString(raw, "service_tier", "service_tier", &c.service_tier));
+  ACTX_TRY_VOID(ReadOptString(raw, "prompt_cache_key", "prompt_cache_key", &c.prompt_cache_key));
+  ACTX_TRY_VOID(ReadInt(raw, "max_steps_per_turn", "max_steps_per_turn", 1, &c.max_steps_per_turn));
+  if (warnings != nullptr) {
+    for (const auto& m : raw.members()) {
+      bool known = false;
+      for (auto k : kKnownKeys) known = known || m.key == k;
+      if (!known) {
+        warnings->push_back({"unknown_config_key", "unknown config key ignored: " + m.key});
+      }
+    }
+  }
+  c.raw = raw;
+  return c;
+}
+
+}  // namespace agentctx

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// Session configuration (SPEC §2.2): typed view of the config JSON with defaults, validated as a
+// whole. Invariants: a SessionConfig is always valid (ParseSessionConfig either returns a
+// complete, validated config or kInvalidConfig and nothing); `raw` keeps the JSON it came from so
+// `update(delta)` is a merge patch over it followed by a full re-parse (SPEC §2.2).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agentctx/result.h"
+#include "protocol/json_value.h"
+
+namespace agentctx {
+
+struct ConfigWarning {
+  std::string code;
+  std::string message;
+};
+
+struct TruncationPolicy {
+  enum class Mode { kBytes, kTokens };
+  Mode mode = Mode::kBytes;
+  std::int64_t limit = 10000;
+};
+
+struct ModelConfig {
+  std::string slug;
+  std::string instructions;
+  std::optional<std::int64_t> context_window;
+  std::optional<std::int64_t> auto_compact_token_limit;
+  bool supports_reasoning = true;
+  bool supports_images = true;
+  TruncationPolicy truncation;
+};
+
+struct SandboxConfig {
+  std::string mode = "workspace-write";  // read-only | workspace-write | danger-full-access
+  std::vector<std::string> writable_roots;
+  bool network_access = false;
+};
+
+struct EnvironmentConfig {
+  std::string id;
+  std::string cwd;
+  std::optional<std::string> shell;
+  std::string status = "available";  // available | starting
+  std::string fs;
+  std::optional<bool> sandboxed;  // default: the FileSystem's own Sandboxed()
+  std::int64_t fs_epoch = 0;
+};
+
+struct AgentsMdSettings {
+  std::optional<std::string> home_dir;
+  std::int64_t max_bytes = 32768;
+  std::vector<std::string> root_markers{".git"};
+  std::vector<std::string> fallback_filenames;
+  std::string refresh = "selection";  // selection | probe
+};
+
+struct SkillConfig {
+  std::string name;
+  std::optional<std::string> description;
+  std::string path;
+};
+
+struct HostToolConfig {
+  std::string server;
+  std::string name;
+  std::string description;
+  JsonValue parameters;  // default {"type":"object","properties":{}}
+  bool strict = false;
+};
+
+struct EnvironmentContextConfig {
+  bool include_date = false;
+  std::optional<std::string> current_date;  // YYYY-MM-DD
+  std::optional<std::string> timezone;
+};
+
+struct CompactionConfig {
+  std::string strategy = "local";  // local | remote
+  bool auto_compact = true;
+  std::optional<std::string> prompt;
+};
+
+struct SessionConfig {
+  std::string session_id;
+  ModelConfig model;
+  std::optional<std::string> developer_instructions;
+  std::string approval_policy = "on-request";
+  SandboxConfig sandbox;
+  std::vector<EnvironmentConfig> environments;
+  std::string trust = "trusted";
+  AgentsMdSettings agents_md;
+  std::vector<SkillConfig> skills;
+  bool builtin_tools = true;
+  std::vector<HostToolConfig> tools;
+  std::string tool_policy = "apply";  // apply | defer
+  EnvironmentContextConfig environment_context;
+  std::optional<std::string> reasoning_effort;   // "none" normalised to nullopt
+  std::optional<std::string> reasoning_summary;  // "none" normalised to nullopt
+  std::optional<std::string> verbosity;
+  std::optional<std::string> service_tier;
+  std::optional<std::string> prompt_cache_key;
+  CompactionConfig compaction;
+  std::int64_t max_steps_per_turn = 64;
+
+  JsonValue raw;  // the JSON this config was parsed from
+
+  /// The configured prompt_cache_key, else the session id (SPEC §8.1).
+  const std::string& CacheKey() const { return prompt_cache_key ? *prompt_cache_key : session_id; }
+};
+
+/// Parses and validates a whole config (SPEC §2.2). Unknown top-level keys add one
+/// `unknown_config_key` warning each. Errors are kInvalidConfig with a message naming the key.
+Result<SessionConfig> ParseSessionConfig(const JsonValue& raw,
+                                         std::vector<ConfigWarning>* warnings);
+
+/// Applies an update delta: the `cwd` shorthand sets the primary environment's cwd; the rest is an
+/// RFC 7386 merge patch over `current.raw` (arrays replace whole); the result is validated whole.
+Result<SessionConfig> ApplyConfigDelta(const SessionConfig& current, const JsonValue& delta,
+                                       std::vector<ConfigWarning>* warnings);
+
+}  // namespace agentctx

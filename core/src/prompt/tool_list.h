@@ -30,7 +30,7 @@ struct ToolEntry {
 struct ToolList {
   std::vector<ToolEntry> tools;
   std::string array_bytes;  // "[spec,spec,…]"
-  std::vector<ConfigWarning> warnings;
+  std::vector<Warning> warnings;
 
   const ToolEntry* FindAdvertised(std::string_view name) const;
 };

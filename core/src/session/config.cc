@@ -291,8 +291,7 @@ constexpr std::string_view kKnownKeys[] = {"session_id",
 
 }  // namespace
 
-Result<SessionConfig> ParseSessionConfig(const JsonValue& raw,
-                                         std::vector<ConfigWarning>* warnings) {
+Result<SessionConfig> ParseSessionConfig(const JsonValue& raw, std::vector<Warning>* warnings) {
   if (!raw.is_object()) return Invalid("config must be a JSON object");
   SessionConfig c;
   ACTX_TRY_VOID(ReadString(raw, "session_id", "session_id", &c.session_id));

@@ -12,13 +12,9 @@
 
 #include "agentctx/result.h"
 #include "protocol/json_value.h"
+#include "protocol/warning.h"
 
 namespace agentctx {
-
-struct ConfigWarning {
-  std::string code;
-  std::string message;
-};
 
 struct TruncationPolicy {
   enum class Mode { kBytes, kTokens };
@@ -116,12 +112,11 @@ struct SessionConfig {
 
 /// Parses and validates a whole config (SPEC §2.2). Unknown top-level keys add one
 /// `unknown_config_key` warning each. Errors are kInvalidConfig with a message naming the key.
-Result<SessionConfig> ParseSessionConfig(const JsonValue& raw,
-                                         std::vector<ConfigWarning>* warnings);
+Result<SessionConfig> ParseSessionConfig(const JsonValue& raw, std::vector<Warning>* warnings);
 
 /// Applies an update delta: the `cwd` shorthand sets the primary environment's cwd; the rest is an
 /// RFC 7386 merge patch over `current.raw` (arrays replace whole); the result is validated whole.
 Result<SessionConfig> ApplyConfigDelta(const SessionConfig& current, const JsonValue& delta,
-                                       std::vector<ConfigWarning>* warnings);
+                                       std::vector<Warning>* warnings);
 
 }  // namespace agentctx

@@ -7,7 +7,7 @@
 namespace agentctx {
 
 Result<SessionConfig> ApplyConfigDelta(const SessionConfig& current, const JsonValue& delta,
-                                       std::vector<ConfigWarning>* warnings) {
+                                       std::vector<Warning>* warnings) {
   if (!delta.is_object())
     return Fail(ErrorCode::kInvalidConfig, "a config delta must be an object");
   JsonValue patch = delta;

@@ -12,7 +12,7 @@ constexpr std::string_view kMinimal =
     R"({"session_id":"s-1","model":{"slug":"mock-1"},)"
     R"("environments":[{"id":"local","cwd":"/repo","fs":"workspace"}]})";
 
-Result<SessionConfig> Parse(std::string_view text, std::vector<ConfigWarning>* w = nullptr) {
+Result<SessionConfig> Parse(std::string_view text, std::vector<Warning>* w = nullptr) {
   auto json = ParseJson(text);
   EXPECT_TRUE(json.has_value());
   return ParseSessionConfig(*json, w);
@@ -38,7 +38,7 @@ TEST(SessionConfig, DefaultsFromSpec) {
 }
 
 TEST(SessionConfig, UnknownKeysWarnOnce) {
-  std::vector<ConfigWarning> warnings;
+  std::vector<Warning> warnings;
   auto c = Parse(R"({"session_id":"s","model":{"slug":"m"},"bogus":1,)"
                  R"("environments":[{"id":"a","cwd":"/","fs":"w"}]})",
                  &warnings);

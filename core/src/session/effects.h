@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// Effects of one mutating call, collected in any order and serialised in the SPEC §2.6 order:
+// (1) at most one persist with every line, in write order; (2) events in production order;
+// (3) at most one error; (4) tool_calls in output order; (5) at most one model_request;
+// (6) at most one turn_complete. Key orders follow SPEC §2.3.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/json_value.h"
+
+namespace agentctx {
+
+struct ModelRequestEffect {
+  std::string id;
+  std::string purpose;   // turn | compact
+  std::string endpoint;  // responses | responses/compact
+  std::int64_t attempt = 1;
+  std::string body;
+};
+
+struct ToolCallEffect {
+  std::string call_id;
+  std::string name;
+  std::optional<std::string> server;
+  std::optional<std::string> tool;
+  std::string arguments;
+};
+
+struct ErrorEffect {
+  std::string code;
+  std::string message;
+  bool retryable = false;
+  std::optional<std::string> request_id;
+  std::optional<std::int64_t> retry_after_ms;
+};
+
+struct TurnCompleteEffect {
+  std::string turn_id;
+  std::string reason;  // completed | interrupted | failed
+  std::optional<std::string> last_agent_message;
+};
+
+class EffectSink {
+ public:
+  void Persist(std::string line) { persist_.push_back(std::move(line)); }
+  void Event(JsonValue event) { events_.push_back(std::move(event)); }
+  void Warning(std::string_view code, std::string_view message);
+  void SetError(ErrorEffect error) { error_ = std::move(error); }
+  void AddToolCall(ToolCallEffect call) { tool_calls_.push_back(std::move(call)); }
+  void SetModelRequest(ModelRequestEffect request) { model_request_ = std::move(request); }
+  void SetTurnComplete(TurnCompleteEffect done) { turn_complete_ = std::move(done); }
+
+  bool has_model_request() const { return model_request_.has_value(); }
+  const std::vector<std::string>& persisted() const { return persist_; }
+
+  /// `{"effects":[…]}` in SPEC §2.6 order.
+  std::string ToJson() const;
+
+ private:
+  std::vector<std::string> persist_;
+  std::vector<JsonValue> events_;
+  std::optional<ErrorEffect> error_;
+  std::vector<ToolCallEffect> tool_calls_;
+  std::optional<ModelRequestEffect> model_request_;
+  std::optional<TurnCompleteEffect> turn_complete_;
+};
+
+/// {"type": <type>} with further members appended by the caller.
+JsonValue MakeEvent(std::string_view type);
+
+}  // namespace agentctx

@@ -65,6 +65,9 @@ std::optional<AgentsMdLoadTicket> AgentsMdManager::BeginRefresh(const AgentsMdIn
   }
   // Step 2.
   Clear();
+  last_status_ = cause;
+  last_warnings_.clear();
+  last_error_.reset();
   AgentsMdLoadTicket ticket;
   ticket.generation = ++generation_;
   ticket.key = std::move(key);

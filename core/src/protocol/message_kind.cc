@@ -14,14 +14,15 @@ namespace agentctx {
 namespace {
 
 struct MarkerPair {
+  ContextualMarker marker;
   std::string_view start;
   std::string_view end;
 };
 
 constexpr MarkerPair kContextualMarkers[] = {
-    {"# AGENTS.md instructions", "</INSTRUCTIONS>"},
-    {"<environment_context>", "</environment_context>"},
-    {"<skills_instructions>", "</skills_instructions>"},
+    {ContextualMarker::kAgentsMd, "# AGENTS.md instructions", "</INSTRUCTIONS>"},
+    {ContextualMarker::kEnvironmentContext, "<environment_context>", "</environment_context>"},
+    {ContextualMarker::kSkills, "<skills_instructions>", "</skills_instructions>"},
 };
 
 constexpr std::string_view kDeveloperContextPrefixes[] = {
@@ -54,14 +55,14 @@ bool EndsWithIgnoreAsciiCase(std::string_view s, std::string_view suffix) {
 std::string_view SummaryPrefix() { return kSUMMARY_PREFIX; }
 std::string_view SummarizationPrompt() { return kSUMMARIZATION_PROMPT; }
 
-bool IsContextualUserText(std::string_view text) {
+ContextualMarker MatchContextualMarker(std::string_view text) {
   std::string_view trimmed = TrimUnicode(text);
   for (const MarkerPair& m : kContextualMarkers) {
     if (StartsWithIgnoreAsciiCase(trimmed, m.start) && EndsWithIgnoreAsciiCase(trimmed, m.end)) {
-      return true;
+      return m.marker;
     }
   }
-  return false;
+  return ContextualMarker::kNone;
 }
 
 bool IsDeveloperContextText(std::string_view text) {

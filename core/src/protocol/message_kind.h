@@ -41,8 +41,14 @@ std::string_view SummaryPrefix();
 /// The SPEC §12.3 SUMMARIZATION_PROMPT (ends with one LF).
 std::string_view SummarizationPrompt();
 
+/// The contextual fragment a text part is, by its marker pair (SPEC §1, §6.1 markers).
+enum class ContextualMarker { kNone, kAgentsMd, kEnvironmentContext, kSkills };
+/// Which marker pair `text`, trimmed, starts and ends with (ASCII case-insensitive).
+ContextualMarker MatchContextualMarker(std::string_view text);
 /// True if `text`, trimmed, starts and ends with one of the contextual marker pairs (SPEC §1).
-bool IsContextualUserText(std::string_view text);
+inline bool IsContextualUserText(std::string_view text) {
+  return MatchContextualMarker(text) != ContextualMarker::kNone;
+}
 /// True if `text`, after leading whitespace, starts with a developer context marker (SPEC §1).
 bool IsDeveloperContextText(std::string_view text);
 /// True if `text` starts with SUMMARY_PREFIX + "\n".

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+#include "protocol/merge_patch.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "protocol/json_codec.h"
+
+namespace agentctx {
+namespace {
+
+JsonValue J(const std::string& text) {
+  auto v = ParseJson(text);
+  EXPECT_TRUE(v.has_value()) << text;
+  return v.has_value() ? *v : JsonValue();
+}
+
+std::string Apply(const std::string& target, const std::string& patch) {
+  return ToSortedJson(MergePatchApply(J(target), J(patch)));
+}
+
+std::string Diff(const std::string& prev, const std::string& cur) {
+  return ToSortedJson(MergePatchDiff(J(prev), J(cur)));
+}
+
+// SPEC §6 vector: diff, apply(prev) = cur, self-diff empty.
+TEST(MergePatch, SpecVectorDiffApplyAndSelfDiff) {
+  const std::string prev =
+      R"({"kept":{"same":true,"changed":"before","removed":true},"removed_section":{"value":true}})";
+  const std::string cur = R"({"kept":{"same":true,"changed":"after"}})";
+  JsonValue patch = MergePatchDiff(J(prev), J(cur));
+  EXPECT_EQ(ToSortedJson(patch),
+            R"({"kept":{"changed":"after","removed":null},"removed_section":null})");
+  EXPECT_EQ(MergePatchApply(J(prev), patch), J(cur));
+  EXPECT_EQ(ToSortedJson(MergePatchApply(J(prev), patch)), ToSortedJson(J(cur)));
+  JsonValue self = MergePatchDiff(J(prev), J(prev));
+  EXPECT_TRUE(IsEmptyMergePatch(self));
+  EXPECT_EQ(ToJson(self), "{}");
+}
+
+TEST(MergePatch, EmptyPatchChangesNothing) {
+  EXPECT_EQ(Apply(R"({"a":1,"b":[1,2]})", "{}"), R"({"a":1,"b":[1,2]})");
+  EXPECT_FALSE(IsEmptyMergePatch(J(R"({"a":null})")));
+  EXPECT_FALSE(IsEmptyMergePatch(J("[]")));
+  EXPECT_FALSE(IsEmptyMergePatch(JsonValue()));
+}
+
+TEST(MergePatch, DiffArraysReplaceWhole) {
+  EXPECT_EQ(Diff(R"({"a":[1,2,3]})", R"({"a":[1,2]})"), R"({"a":[1,2]})");
+  EXPECT_EQ(Diff(R"({"a":[1,2]})", R"({"a":[1,2]})"), "{}");
+}
+
+TEST(MergePatch, DiffNewKeysAndTypeChangesAreWholeValues) {
+  EXPECT_EQ(Diff(R"({})", R"({"n":{"x":{"y":1}}})"), R"({"n":{"x":{"y":1}}})");
+  EXPECT_EQ(Diff(R"({"n":"s"})", R"({"n":{"x":1}})"), R"({"n":{"x":1}})");
+  EXPECT_EQ(Diff(R"({"n":{"x":1}})", R"({"n":5})"), R"({"n":5})");
+}
+
+TEST(MergePatch, DiffNestedOnlyChangedLeaves) {
+  EXPECT_EQ(Diff(R"({"environment":{"environments":{"local":{"cwd":"/a","status":"ready"}}}})",
+                 R"({"environment":{"environments":{"local":{"cwd":"/b","status":"ready"}}}})"),
+            R"({"environment":{"environments":{"local":{"cwd":"/b"}}}})");
+}
+
+TEST(MergePatch, DiffOfNonObjectsIsCurOrEmpty) {
+  EXPECT_EQ(Diff("1", "2"), "2");
+  EXPECT_EQ(Diff("[1]", "[1]"), "{}");
+  EXPECT_EQ(Diff(R"({"a":1})", "null"), "null");
+}
+
+TEST(MergePatch, DiffIsInsensitiveToMemberOrder) {
+  EXPECT_EQ(Diff(R"({"a":1,"b":{"c":2,"d":3}})", R"({"b":{"d":3,"c":2},"a":1})"), "{}");
+}
+
+// RFC 7386 Appendix A.
+TEST(MergePatch, ApplyRfcAppendixExamples) {
+  EXPECT_EQ(Apply(R"({"a":"b"})", R"({"a":"c"})"), R"({"a":"c"})");
+  EXPECT_EQ(Apply(R"({"a":"b"})", R"({"b":"c"})"), R"({"a":"b","b":"c"})");
+  EXPECT_EQ(Apply(R"({"a":"b"})", R"({"a":null})"), R"({})");
+  EXPECT_EQ(Apply(R"({"a":"b","b":"c"})", R"({"a":null})"), R"({"b":"c"})");
+  EXPECT_EQ(Apply(R"({"a":["b"]})", R"({"a":"c"})"), R"({"a":"c"})");
+  EXPECT_EQ(Apply(R"({"a":"c"})", R"({"a":["b"]})"), R"({"a":["b"]})");
+  EXPECT_EQ(Apply(R"({"a":{"b":"c"}})", R"({"a":{"b":"d","c":null}})"), R"({"a":{"b":"d"}})");
+  EXPECT_EQ(Apply(R"({"a":[{"b":"c"}]})", R"({"a":[1]})"), R"({"a":[1]})");
+  EXPECT_EQ(Apply(R"(["a","b"])", R"(["c","d"])"), R"(["c","d"])");
+  EXPECT_EQ(Apply(R"({"a":"b"})", R"(["c"])"), R"(["c"])");
+  EXPECT_EQ(Apply(R"({"a":"foo"})", "null"), "null");
+  EXPECT_EQ(Apply(R"({"a":"foo"})", R"("bar")"), R"("bar")");
+  EXPECT_EQ(Apply(R"({"e":null})", R"({"a":1})"), R"({"a":1,"e":null})");
+  EXPECT_EQ(Apply(R"([1,2])", R"({"a":"b","c":null})"), R"({"a":"b"})");
+  EXPECT_EQ(Apply(R"({})", R"({"a":{"bb":{"ccc":null}}})"), R"({"a":{"bb":{}}})");
+}
+
+TEST(MergePatch, ApplyKeepsTargetMemberOrderAndAppendsNewKeys) {
+  JsonValue out = MergePatchApply(J(R"({"z":1,"a":2})"), J(R"({"a":3,"m":4})"));
+  EXPECT_EQ(ToJson(out), R"({"z":1,"a":3,"m":4})");
+}
+
+// SPEC §13 vector, the merge-patch part: full, then a patch.
+TEST(MergePatch, RoundTripsWorldStateBaseline) {
+  JsonValue base = J(R"({"environment":{"status":"starting","cwd":"/workspace"}})");
+  JsonValue out = MergePatchApply(base, J(R"({"environment":{"status":"ready"}})"));
+  EXPECT_EQ(ToSortedJson(out), R"({"environment":{"cwd":"/workspace","status":"ready"}})");
+}
+
+TEST(MergePatch, DiffThenApplyRoundTripsNullFreeValues) {
+  const char* pairs[][2] = {
+      {R"({"a":{"b":{"c":1}},"d":[1]})", R"({"a":{"b":{"c":2,"e":3}},"f":"x"})"},
+      {R"({})", R"({"a":{"b":{}}})"},
+      {R"({"a":{"b":{}}})", R"({})"},
+      {R"({"model":"m1","skills":[]})", R"({"model":"m2","skills":[{"name":"s"}]})"},
+  };
+  for (const auto& p : pairs) {
+    JsonValue prev = J(p[0]);
+    JsonValue cur = J(p[1]);
+    EXPECT_EQ(MergePatchApply(prev, MergePatchDiff(prev, cur)), cur) << p[0] << " -> " << p[1];
+  }
+}
+
+}  // namespace
+}  // namespace agentctx

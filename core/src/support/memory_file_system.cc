@@ -94,28 +94,35 @@ Result<MemoryFileSystem::Resolved> MemoryFileSystem::ParentDir(std::string_view 
     e.message = std::string(path);
     return Fail(std::move(e));
   }
-  // Create missing ancestors one segment at a time (each prefix's parent exists by then).
-  std::string prefix;
+  // Walk the parent once, creating missing directories; symlinks are resolved as met.
+  Node* cur = root_.get();
+  std::string cur_path = "/";
   for (const std::string& seg : Segments(parent)) {
-    prefix += '/';
-    prefix += seg;
-    auto at = Lookup(prefix, true);
-    if (at.has_value()) {
-      if (at->node->kind != FileKind::kDir) {
-        return Fail(ErrorCode::kNotADirectory, std::string(path));
-      }
+    std::string next_path = Join(cur_path, seg);
+    auto it = cur->children.find(seg);
+    if (it == cur->children.end()) {
+      auto dir = std::make_unique<Node>();
+      dir->mtime_ms = clock_ms_;
+      cur = cur->children.emplace(seg, std::move(dir)).first->second.get();
+      cur_path = std::move(next_path);
       continue;
     }
-    if (at.error().code != ErrorCode::kNotFound) return Fail(std::move(at).error());
-    ACTX_TRY(Resolved up, Lookup(Parent(prefix), true));
-    if (up.node->children.count(seg) != 0) {
-      return Fail(ErrorCode::kNotFound, std::string(path));  // a dangling symlink in the way
+    Node* next = it->second.get();
+    if (next->kind == FileKind::kSymlink) {
+      auto target = Lookup(next_path, true);
+      if (!target.has_value()) {
+        Error e = std::move(target).error();
+        e.message = std::string(path);
+        return Fail(std::move(e));  // e.g. a dangling symlink in the way: not_found
+      }
+      next = target->node;
+      next_path = std::move(target->path);
     }
-    auto dir = std::make_unique<Node>();
-    dir->mtime_ms = clock_ms_;
-    up.node->children[seg] = std::move(dir);
+    if (next->kind != FileKind::kDir) return Fail(ErrorCode::kNotADirectory, std::string(path));
+    cur = next;
+    cur_path = std::move(next_path);
   }
-  return Lookup(parent, true);
+  return Resolved{cur, std::move(cur_path)};
 }
 
 Result<MemoryFileSystem::Node*> MemoryFileSystem::Place(std::string_view path) {

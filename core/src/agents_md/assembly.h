@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// AGENTS.md text assembly and the user fragment (SPEC §4 "Assembly", "Fragment").
+// Algorithm:
+//  1. Legacy layout (entries from <= 1 environment): global text, then each entry; before an
+//     entry write "\n\n--- project-doc ---\n\n" when the previous piece is the global text,
+//     else "\n\n".
+//  2. Labelled layout (entries from 2+ environments): pieces joined by "\n\n"; the first entry
+//     of each consecutive same-environment run is preceded by
+//     "for `<environment_id>` with root <cwd>" + "\n\n".
+//  3. No global text and no entries -> none.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "agents_md/types.h"
+
+namespace agentctx {
+
+inline constexpr std::string_view kProjectDocSeparator = "\n\n--- project-doc ---\n\n";
+/// Upstream notices the world-state `agents_md` section appends (SPEC §6.3).
+inline constexpr std::string_view kAgentsMdReplacementNotice =
+    "These AGENTS.md instructions replace all previously provided AGENTS.md instructions.";
+inline constexpr std::string_view kAgentsMdRemovalNotice =
+    "The previously provided AGENTS.md instructions no longer apply.";
+
+/// The assembled text, or none when there is nothing (SPEC §4 "Assembly").
+std::optional<std::string> AssembleAgentsMdText(const std::optional<std::string>& global_text,
+                                                const std::vector<AgentsMdEntry>& entries);
+
+/// `# AGENTS.md instructions for <cwd>\n\n<INSTRUCTIONS>\n` + body + `\n</INSTRUCTIONS>`
+/// (role user). `cwd` is the primary environment's cwd; `body` the text or a notice.
+std::string RenderAgentsMdFragment(std::string_view cwd, std::string_view body);
+
+}  // namespace agentctx

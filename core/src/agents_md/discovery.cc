@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+// AGENTS.md discovery and reading (SPEC §4). See discovery.h for the numbered algorithm.
+#include "agents_md/discovery.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "agents_md/assembly.h"
+#include "support/paths.h"
+#include "support/utf8.h"
+
+namespace agentctx {
+
+namespace {
+
+constexpr std::uint64_t kNoCap = UINT64_MAX;
+
+struct Candidate {
+  std::string path;
+  std::uint64_t size = 0;
+};
+
+struct EnvLoad {
+  std::vector<AgentsMdEntry> entries;
+  std::vector<AgentsMdWarning> warnings;
+  std::uint64_t used = 0;
+};
+
+// A single path segment we can join safely (`.`/`..`/NUL would not give a normalised path).
+bool IsPlainName(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+         name.find('\0') == std::string::npos;
+}
+
+// SPEC §4 step 1 (see discovery.h).
+GlobalDoc ReadGlobal(const AgentsMdInputs& inputs, ProbeSet* probes,
+                     std::vector<AgentsMdWarning>* warnings) {
+  GlobalDoc global;
+  global.home_dir = inputs.config.home_dir;
+  if (inputs.environments.empty()) return global;
+  const EnvironmentSelection& primary = inputs.environments.front();
+  global.fs_name = primary.fs_name;
+  global.fs_epoch = primary.fs_epoch;
+  if (!inputs.config.home_dir.has_value() || primary.fs == nullptr) return global;
+  auto home = NormalizeAbsolute(*inputs.config.home_dir);
+  for (const char* name : {kAgentsOverrideFilename, kAgentsFilename}) {
+    std::string path = home.has_value() ? Join(*home, name) : Join(*inputs.config.home_dir, name);
+    auto warn = [&](const Error& err) {
+      warnings->push_back(
+          {kWarnAgentsMdRead,
+           "Failed to read global AGENTS.md instructions from `" + path + "`: " + err.Display()});
+    };
+    if (!home.has_value()) {  // config validation prevents this; warn once
+      warn(home.error());
+      break;
+    }
+    Result<FileStat> st = primary.fs->Stat(path);
+    probes->Record(primary.fs_name, path, ProbeRole::kGlobalFile, st);
+    if (!st.has_value()) {
+      ErrorCode code = st.error().code;
+      if (code != ErrorCode::kNotFound && code != ErrorCode::kNotCapable) warn(st.error());
+      continue;
+    }
+    if (st->kind != FileKind::kFile) continue;
+    Result<std::string> data = primary.fs->Read(path, kNoCap);
+    if (!data.has_value()) {
+      ErrorCode code = data.error().code;
+      if (code != ErrorCode::kNotFound && code != ErrorCode::kNotCapable) warn(data.error());
+      continue;
+    }
+    std::string text = LossyUtf8(*data);
+    std::string_view trimmed = TrimUnicode(text);
+    if (trimmed.empty()) continue;  // a blank override falls back to AGENTS.md
+    global.text = std::string(trimmed);
+    global.path = path;
+    break;
+  }
+  return global;
+}
+
+// SPEC §4 step 3a: the directories to search, root first.
+std::vector<std::string> SearchDirs(const EnvironmentSelection& env, const std::string& cwd,
+                                    const AgentsMdConfig& config, ProbeSet* probes) {
+  std::optional<std::string> root;
+  bool any_marker = std::any_of(config.root_markers.begin(), config.root_markers.end(),
+                                [](const std::string& m) { return IsPlainName(m); });
+  if (any_marker) {
+    std::string dir = cwd;
+    while (!root.has_value()) {
+      for (const std::string& marker : config.root_markers) {
+        if (!IsPlainName(marker)) continue;
+        std::string path = Join(dir, marker);
+        Result<FileStat> st = env.fs->Stat(path);
+        probes->Record(env.fs_name, path, ProbeRole::kMarker, st);
+        if (st.has_value()) {  // file or dir; stat errors mean absent
+          root = dir;
+          break;
+        }
+      }
+      if (root.has_value() || dir == "/") break;
+      dir = Parent(dir);
+    }
+  }
+  std::vector<std::string> dirs;
+  if (!root.has_value()) {
+    dirs.push_back(cwd);
+    return dirs;
+  }
+  std::string dir = cwd;
+  dirs.push_back(dir);
+  while (dir != *root) {
+    dir = Parent(dir);
+    dirs.push_back(dir);
+  }
+  std::reverse(dirs.begin(), dirs.end());
+  return dirs;
+}
+
+// SPEC §4 steps 3a-3c for one environment; an error is the environment's failure.
+Result<EnvLoad> LoadEnvironment(const EnvironmentSelection& env, const AgentsMdConfig& config,
+                                const std::vector<std::string>& names, std::uint64_t remaining,
+                                ProbeSet* probes) {
+  if (env.fs == nullptr) {
+    return Fail(ErrorCode::kIo, "no FileSystem named `" + env.fs_name + "`");
+  }
+  ACTX_TRY(std::string cwd, NormalizeAbsolute(env.cwd));
+  std::vector<Candidate> found;
+  for (const std::string& dir : SearchDirs(env, cwd, config, probes)) {
+    for (const std::string& name : names) {
+      std::string path = Join(dir, name);
+      Result<FileStat> st = env.fs->Stat(path);
+      probes->Record(env.fs_name, path, ProbeRole::kProjectFile, st);
+      if (!st.has_value()) {
+        if (st.error().code == ErrorCode::kNotFound) continue;
+        return Fail(std::move(st).error());
+      }
+      if (st->kind != FileKind::kFile) continue;  // dir / other -> next name
+      found.push_back(Candidate{std::move(path), st->size});
+      break;  // one file per directory
+    }
+  }
+  EnvLoad load;
+  for (const Candidate& c : found) {
+    if (remaining == 0) break;
+    Result<std::string> data = env.fs->Read(c.path, remaining);
+    if (!data.has_value()) {
+      if (data.error().code == ErrorCode::kNotFound) continue;
+      return Fail(std::move(data).error());
+    }
+    std::string raw = std::move(data).value();
+    bool truncated = c.size > remaining || raw.size() > remaining;
+    if (raw.size() > remaining) raw.resize(static_cast<std::size_t>(remaining));
+    if (truncated) {
+      load.warnings.push_back({kWarnAgentsMdTruncated, "AGENTS.md instructions truncated: `" +
+                                                           c.path +
+                                                           "` exceeds the remaining budget of " +
+                                                           std::to_string(remaining) + " bytes"});
+    }
+    std::string text = LossyUtf8(raw);
+    if (TrimUnicode(text).empty()) continue;  // whitespace-only: dropped, consumes nothing
+    remaining -= raw.size();
+    load.used += raw.size();
+    load.entries.push_back(AgentsMdEntry{std::move(text), c.path, env.id, cwd});
+  }
+  return load;
+}
+
+std::string CwdForDisplay(const std::string& cwd) {
+  auto normalized = NormalizeAbsolute(cwd);
+  return normalized.has_value() ? std::move(normalized).value() : cwd;
+}
+
+}  // namespace
+
+std::vector<std::string> CandidateNames(const std::vector<std::string>& fallbacks) {
+  std::vector<std::string> names = {kAgentsOverrideFilename, kAgentsFilename};
+  for (const std::string& name : fallbacks) {
+    if (!IsPlainName(name)) continue;
+    if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+    names.push_back(name);
+  }
+  return names;
+}
+
+Result<AgentsMdLoad> LoadAgentsMd(const AgentsMdInputs& inputs, const GlobalDoc* cached_global) {
+  AgentsMdLoad load;
+  const AgentsMdConfig& config = inputs.config;
+  const EnvironmentSelection* primary =
+      inputs.environments.empty() ? nullptr : &inputs.environments.front();
+
+  // Step 1: global (reused in selection mode when read from the same place).
+  if (cached_global != nullptr && primary != nullptr &&
+      cached_global->home_dir == config.home_dir && cached_global->fs_name == primary->fs_name &&
+      cached_global->fs_epoch == primary->fs_epoch) {
+    load.global = *cached_global;
+    load.global_reused = true;
+  } else {
+    load.global = ReadGlobal(inputs, &load.probes, &load.warnings);
+  }
+
+  // Steps 2-3: project docs.
+  std::vector<AgentsMdEntry> entries;
+  if (inputs.trusted && config.max_bytes > 0) {
+    std::vector<std::string> names = CandidateNames(config.fallback_filenames);
+    std::uint64_t remaining = config.max_bytes;
+    for (const EnvironmentSelection& env : inputs.environments) {
+      if (!env.ready) continue;
+      if (remaining == 0) break;
+      Result<EnvLoad> env_load = LoadEnvironment(env, config, names, remaining, &load.probes);
+      if (!env_load.has_value()) {
+        std::string err = env_load.error().Display();
+        if (env.sandboxed) {
+          return Fail(
+              ErrorCode::kAgentsMdLoadFailed,
+              "failed to load AGENTS.md instructions for environment `" + env.id + "`: " + err);
+        }
+        load.warnings.push_back({kWarnAgentsMdRead, "error trying to find AGENTS.md docs: " + err});
+        continue;  // contributes nothing, consumes no budget
+      }
+      remaining -= env_load->used;
+      for (AgentsMdWarning& w : env_load->warnings) load.warnings.push_back(std::move(w));
+      for (AgentsMdEntry& e : env_load->entries) entries.push_back(std::move(e));
+    }
+  }
+
+  // Step 4: assembly and provenance.
+  AgentsMdResult& result = load.result;
+  result.primary_cwd = primary != nullptr ? CwdForDisplay(primary->cwd) : std::string();
+  result.global_text = load.global.text;
+  result.text = AssembleAgentsMdText(result.global_text, entries);
+  if (result.global_text.has_value()) {
+    result.sources.push_back(
+        AgentsMdSource{load.global.path, primary->id, result.primary_cwd, /*global=*/true});
+  }
+  for (const AgentsMdEntry& e : entries) {
+    result.sources.push_back(AgentsMdSource{e.path, e.environment_id, e.cwd, /*global=*/false});
+  }
+  result.entries = std::move(entries);
+  return load;
+}
+
+}  // namespace agentctx

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// AGENTS.md discovery and reading (SPEC §4): one load, from inputs to assembled text.
+// Algorithm (SPEC §4):
+//  1. Global: with `home_dir`, stat `<home>/AGENTS.override.md` then `<home>/AGENTS.md` through
+//     the primary environment's FileSystem; not_found/not_capable or a non-file -> next; other
+//     errors -> warning `agents_md_read_warning` and next. The whole file, lossy UTF-8, trimmed;
+//     the first non-empty one wins. A cached GlobalDoc read from the same home/fs is reused
+//     instead (selection mode: read on the first load only).
+//  2. Gates: untrusted or max_bytes == 0 -> no project docs.
+//  3. Per ready environment (config order, primary first) while budget remains:
+//     a. root: from cwd up to `/`, stat `<dir>/<marker>` per marker; the nearest success wins
+//        (errors = absent); no root -> [cwd], else root..cwd;
+//     b. per directory, the first candidate (override, AGENTS.md, fallbacks) whose stat kind is
+//        `file`; not_found/dir/other -> next; other stat errors fail the environment;
+//     c. read each with read(path, remaining): not_found -> skip; errors fail the environment;
+//        larger than remaining -> raw cut + warning `agents_md_truncated`; lossy UTF-8, not
+//        trimmed; whitespace-only -> dropped, consumes nothing; else remaining -= raw bytes.
+//     d. failure: sandboxed -> the load fails (kAgentsMdLoadFailed); host -> warning, the
+//        environment contributes nothing (its budget is restored).
+//  4. Assembly (assembly.h). Every stat is recorded in the probe set (probe_set.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agentctx/result.h"
+#include "agents_md/probe_set.h"
+#include "agents_md/types.h"
+
+namespace agentctx {
+
+inline constexpr const char* kAgentsOverrideFilename = "AGENTS.override.md";
+inline constexpr const char* kAgentsFilename = "AGENTS.md";
+
+/// The global instructions and what they were read from (so a reuse can be checked).
+struct GlobalDoc {
+  std::optional<std::string> text;  // trimmed, non-empty
+  std::string path;                 // the winning candidate (when text)
+  std::optional<std::string> home_dir;
+  std::string fs_name;
+  std::uint64_t fs_epoch = 0;
+};
+
+/// One successful load.
+struct AgentsMdLoad {
+  AgentsMdResult result;
+  GlobalDoc global;
+  bool global_reused = false;
+  ProbeSet probes;
+  std::vector<AgentsMdWarning> warnings;
+};
+
+/// Runs SPEC §4 for `inputs`. `cached_global` (may be null) is reused when it was read from the
+/// same home_dir and primary fs name/epoch. Never aborts on bad input.
+/// Errors: kAgentsMdLoadFailed ``failed to load AGENTS.md instructions for environment `<id>`:
+/// <err>`` when a sandboxed environment fails.
+Result<AgentsMdLoad> LoadAgentsMd(const AgentsMdInputs& inputs, const GlobalDoc* cached_global);
+
+/// The candidate names per directory: AGENTS.override.md, AGENTS.md, then `fallbacks` minus
+/// empty, duplicate, `/`-containing (and, ours, `.`, `..`, NUL-containing) names.
+std::vector<std::string> CandidateNames(const std::vector<std::string>& fallbacks);
+
+}  // namespace agentctx

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// Plain data of the AGENTS.md engine (SPEC §4, §5): the `agents_md` config, the per-environment
+// selection the cache is keyed on, the loaded result with provenance, and warnings.
+// Invariants: everything here is a value (copyable, comparable); FileSystem pointers are
+// borrowed from the engine's registry and never owned.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agentctx/file_system.h"
+
+namespace agentctx {
+
+/// How a cache hit is validated (SPEC §5).
+enum class AgentsMdRefresh {
+  kSelection,  ///< upstream: a key hit makes no FileSystem call
+  kProbe,      ///< ours: a key hit re-stats the probe set of the last successful load
+};
+
+/// Config key `agents_md` (SPEC §2.2), with its defaults.
+struct AgentsMdConfig {
+  std::optional<std::string> home_dir;
+  std::uint64_t max_bytes = 32768;
+  std::vector<std::string> root_markers = {".git"};
+  std::vector<std::string> fallback_filenames;
+  AgentsMdRefresh refresh = AgentsMdRefresh::kSelection;
+
+  bool operator==(const AgentsMdConfig& other) const;
+  bool operator!=(const AgentsMdConfig& other) const { return !(*this == other); }
+};
+
+/// One configured environment as the AGENTS.md engine sees it. The cache key uses the ready
+/// ones' {id, cwd, fs_name, sandboxed, fs_epoch} (SPEC §1 "Selection"); `fs` is not part of it.
+struct EnvironmentSelection {
+  std::string id;
+  std::string cwd;  // absolute; normalised lexically before use
+  std::string fs_name;
+  FileSystem* fs = nullptr;  // borrowed
+  bool sandboxed = false;    // selects the failure policy (SPEC §4)
+  std::uint64_t fs_epoch = 0;
+  bool ready = true;  // status "available"
+
+  /// Equality of the key part (fs pointer and readiness excluded).
+  bool SameSelection(const EnvironmentSelection& other) const;
+};
+
+/// Everything one refresh depends on. `environments` is every configured environment in config
+/// order (the first is primary, whatever its status); only ready ones are searched and keyed.
+struct AgentsMdInputs {
+  std::vector<EnvironmentSelection> environments;
+  bool trusted = true;
+  AgentsMdConfig config;
+};
+
+/// Where one piece of the assembled text came from.
+struct AgentsMdSource {
+  std::string path;
+  std::string environment_id;  // the global file: the primary environment's id
+  std::string cwd;             // that environment's (normalised) cwd
+  bool global = false;
+};
+
+/// One project document kept by discovery (SPEC §4 "Entry").
+struct AgentsMdEntry {
+  std::string contents;  // lossy UTF-8, not trimmed, never whitespace-only
+  std::string path;
+  std::string environment_id;
+  std::string cwd;
+};
+
+/// The outcome of discovery + assembly (SPEC §4 "Result"). `text` is none when there is no
+/// global text and no entry; `sources` then is empty.
+struct AgentsMdResult {
+  std::optional<std::string> text;
+  std::optional<std::string> global_text;  // trimmed
+  std::vector<AgentsMdEntry> entries;
+  std::vector<AgentsMdSource> sources;  // global first, then entries in order
+  std::string primary_cwd;              // for the fragment header
+};
+
+/// A `warning` event payload (SPEC §2.5): `code` is a SPEC §2.8 warning code.
+struct AgentsMdWarning {
+  std::string code;
+  std::string message;
+
+  bool operator==(const AgentsMdWarning& other) const {
+    return code == other.code && message == other.message;
+  }
+};
+
+inline constexpr const char* kWarnAgentsMdRead = "agents_md_read_warning";
+inline constexpr const char* kWarnAgentsMdTruncated = "agents_md_truncated";
+
+}  // namespace agentctx

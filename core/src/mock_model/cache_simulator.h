@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// Prompt-cache simulator (SPEC §14.3, OpenAI rules), used by the mock model to fill
+// `usage.input_tokens_details.cached_tokens`.
+// Invariants:
+//  - State is per namespace `(model, prompt_cache_key)` (absent key = ""); each namespace holds
+//    at most kMaxEntries entries of prompt bytes, evicted least-recently-used (ours).
+//  - An entry is live iff `now − last_used ≤ ttl` (simulated time from the caller; a clock that
+//    goes backwards keeps entries live). Nothing reads a real clock.
+// Algorithm (Lookup):
+//  1. Purge expired entries (every namespace, so memory stays bounded).
+//  2. cached_tokens = the largest `b = 1024 + 128k` with `4b ≤ |P|`, `4b ≤ |E|` and equal first
+//     `4b` bytes for some live entry E of the namespace (= cacheable(floor(common/4))), else 0;
+//     the matched entry's last_used (and LRU rank) is refreshed.
+//  3. If `T = ceil(|P|/4) ≥ 1024`, store P (or refresh its identical entry) with last_used = now,
+//     evicting the least recently used entry beyond kMaxEntries.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace agentctx {
+
+class CacheSimulator {
+ public:
+  static constexpr std::int64_t kDefaultTtlMs = 300000;
+  static constexpr std::size_t kMaxEntries = 16;
+
+  explicit CacheSimulator(std::int64_t ttl_ms = kDefaultTtlMs) : ttl_ms_(ttl_ms) {}
+
+  /// Runs one request's prompt bytes `prompt` through the cache at simulated time `now_ms`
+  /// and returns its cached_tokens (SPEC §14.3). Mutates the cache state.
+  std::uint64_t Lookup(std::string_view model, std::string_view prompt_cache_key,
+                       std::string_view prompt, std::int64_t now_ms);
+
+  /// Number of live-or-not-yet-purged entries in a namespace (tests, stats).
+  std::size_t EntryCount(std::string_view model, std::string_view prompt_cache_key) const;
+  /// Drops every entry.
+  void Clear() { namespaces_.clear(); }
+
+ private:
+  struct Entry {
+    std::string bytes;
+    std::int64_t last_used_ms = 0;
+    std::uint64_t use_seq = 0;  // LRU rank: larger = more recently used
+  };
+  using Key = std::pair<std::string, std::string>;
+
+  bool IsLive(const Entry& e, std::int64_t now_ms) const;
+  void PurgeExpired(std::int64_t now_ms);
+
+  std::int64_t ttl_ms_;
+  std::uint64_t next_seq_ = 1;
+  std::map<Key, std::vector<Entry>> namespaces_;
+};
+
+}  // namespace agentctx

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// MockModel: the embedded deterministic Responses provider (SPEC §14). It plays the *server*:
+// request body bytes in, SSE text (`responses`) or JSON (`responses/compact`) out. It shares no
+// code path with `session` (ARCHITECTURE §4); the two meet only as bytes.
+// Invariants:
+//  - Output is a pure function of the body bytes, `now_ms` and the object's state: the
+//    prompt-cache simulator (SPEC §14.3) and the set of `#mock-fail-once` bodies already seen.
+//  - Bad input never aborts: unparsable JSON → kInvalidJson (serve-mock answers 400
+//    `{"error":{"code":"invalid_json","message":…}}`); a body of the wrong shape or an unknown
+//    endpoint → kInvalidInput. An error changes no state.
+// Algorithm (Handle):
+//  1. Parse; `h` = SHA-1 hex of the body bytes; P (SPEC §9) from the body.
+//  2. `responses/compact`: run P through the simulator; return
+//     `{"output":[real user messages…, {"type":"compaction","encrypted_content":"mockcmp_<h>"}]}`.
+//  3. `responses`: plan the rules (mock_rules.h). A failure directive (fail-once: only for a body
+//     not seen before) → `response.created` + `response.failed`, simulator untouched.
+//     Else run P through the simulator and stream the items with usage (SPEC §14.2).
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "agentctx/result.h"
+#include "mock_model/cache_simulator.h"
+
+namespace agentctx {
+
+class MockModel {
+ public:
+  static constexpr std::string_view kResponses = "responses";
+  static constexpr std::string_view kResponsesCompact = "responses/compact";
+
+  MockModel() = default;
+
+  /// Answers one request. `endpoint` is "responses" (returns SSE text) or "responses/compact"
+  /// (returns JSON). Errors: kInvalidJson (body does not parse), kInvalidInput (not an object,
+  /// wrong field types, unknown endpoint).
+  Result<std::string> Handle(std::string_view endpoint, std::string_view body, std::int64_t now_ms);
+
+  /// The prompt-cache simulator (for stats and tests).
+  const CacheSimulator& cache() const { return cache_; }
+
+ private:
+  CacheSimulator cache_;
+  std::set<std::string> fail_once_seen_;  // body hashes already failed once
+};
+
+}  // namespace agentctx

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+// Cache-break explainer (SPEC §9); see cache_explainer.h for the algorithm.
+#include "prompt/cache_explainer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+namespace agentctx {
+namespace {
+
+constexpr std::size_t kFixedSegments = 2;  // instructions, tools
+
+std::size_t SegmentCount(const PromptSegments& prompt) {
+  return kFixedSegments + prompt.items.size();
+}
+
+std::string_view SegmentBytes(const PromptSegments& prompt, std::size_t k) {
+  if (k == 0) return prompt.instructions_bytes;
+  if (k == 1) return prompt.tools_bytes;
+  return prompt.items[k - kFixedSegments].bytes;
+}
+
+// Length of the common prefix of a and b.
+std::size_t CommonPrefix(std::string_view a, std::string_view b) {
+  std::size_t n = std::min(a.size(), b.size());
+  if (n == 0 || std::memcmp(a.data(), b.data(), n) == 0) return n;
+  std::size_t i = 0;
+  while (a[i] == b[i]) ++i;
+  return i;
+}
+
+}  // namespace
+
+std::uint64_t PromptTokens(std::uint64_t bytes) { return (bytes + 3) / 4; }
+
+std::uint64_t Cacheable(std::uint64_t tokens) {
+  if (tokens < 1024) return 0;
+  return 1024 + 128 * ((tokens - 1024) / 128);
+}
+
+std::uint64_t BasisPoints(std::uint64_t part, std::uint64_t whole) {
+  if (whole == 0) return 0;
+  return part * 10000 / whole;
+}
+
+JsonValue CacheReportToJson(const CacheReport& r) {
+  auto num = [](std::uint64_t v) { return JsonValue::Int(static_cast<std::int64_t>(v)); };
+  JsonValue out = JsonValue::Object();
+  out.Set("request_id", JsonValue::String(r.request_id));
+  out.Set("prompt_bytes", num(r.prompt_bytes));
+  out.Set("prompt_tokens", num(r.prompt_tokens));
+  out.Set("shared_prefix_bytes", num(r.shared_prefix_bytes));
+  out.Set("reuse_bp", num(r.reuse_bp));
+  out.Set("max_reuse_bp", num(r.max_reuse_bp));
+  out.Set("predicted_cached_tokens", num(r.predicted_cached_tokens));
+  out.Set("ideal_cached_tokens", num(r.ideal_cached_tokens));
+  if (!r.cache_break) {
+    out.Set("break", JsonValue());
+    return out;
+  }
+  const CacheBreak& b = *r.cache_break;
+  JsonValue br = JsonValue::Object();
+  br.Set("reason", JsonValue::String(b.reason));
+  br.Set("section", JsonValue::String(b.section));
+  if (b.item_index) br.Set("item_index", num(*b.item_index));
+  br.Set("byte_offset", num(b.byte_offset));
+  br.Set("lost_tokens", num(b.lost_tokens));
+  out.Set("break", std::move(br));
+  return out;
+}
+
+CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSegments& prompt) {
+  // SPEC §9: prompt length and the raw common prefix with the previous prompt, segment-wise.
+  const std::size_t new_count = SegmentCount(prompt);
+  std::uint64_t prompt_bytes = 0;
+  for (std::size_t k = 0; k < new_count; ++k) prompt_bytes += SegmentBytes(prompt, k).size();
+
+  std::uint64_t raw_shared = 0;
+  if (has_previous_) {
+    std::size_t i = 0, j = 0, oi = 0, oj = 0;
+    while (i < prev_segments_.size() && j < new_count) {
+      std::string_view a = std::string_view(prev_segments_[i].bytes).substr(oi);
+      std::string_view b = SegmentBytes(prompt, j).substr(oj);
+      if (a.empty()) {
+        ++i, oi = 0;
+        continue;
+      }
+      if (b.empty()) {
+        ++j, oj = 0;
+        continue;
+      }
+      std::size_t common = CommonPrefix(a, b);
+      raw_shared += common;
+      if (common < std::min(a.size(), b.size())) break;
+      oi += common;
+      oj += common;
+    }
+  }
+
+  const bool same_model = has_previous_ && prev_model_ == prompt.model;
+  const bool same_key = has_previous_ && prev_cache_key_ == prompt.cache_key;
+
+  CacheReport r;
+  r.request_id = std::string(request_id);
+  r.prompt_bytes = prompt_bytes;
+  r.prompt_tokens = PromptTokens(prompt_bytes);
+  r.shared_prefix_bytes = (same_model && same_key) ? raw_shared : 0;
+  r.max_shared_prefix_bytes = has_previous_ ? prev_bytes_ : 0;
+  r.reuse_bp = BasisPoints(r.shared_prefix_bytes, prompt_bytes);
+  const std::uint64_t clamped_max = std::min(r.max_shared_prefix_bytes, prompt_bytes);
+  r.max_reuse_bp = BasisPoints(clamped_max, prompt_bytes);
+  r.predicted_cached_tokens = Cacheable(r.shared_prefix_bytes / 4);
+  r.ideal_cached_tokens = Cacheable(r.max_shared_prefix_bytes / 4);
+
+  if (r.shared_prefix_bytes < r.max_shared_prefix_bytes) {
+    CacheBreak b;
+    b.byte_offset = r.shared_prefix_bytes;
+    b.lost_tokens = r.ideal_cached_tokens - r.predicted_cached_tokens;
+    if (!same_model) {
+      b.reason = "model_changed";
+      b.section = "model";
+    } else if (!same_key) {
+      b.reason = "cache_key_changed";
+      b.section = "cache_key";
+    } else {
+      // The segment of P_prev containing byte `shared` (it exists: shared < |P_prev|).
+      std::uint64_t start = 0;
+      std::size_t k = 0;
+      for (; k < prev_segments_.size(); ++k) {
+        std::uint64_t end = start + prev_segments_[k].bytes.size();
+        if (r.shared_prefix_bytes < end) break;
+        start = end;
+      }
+      if (k == 0) {
+        b.reason = "instructions_changed";
+        b.section = "instructions";
+      } else if (k == 1) {
+        b.reason = "tools_changed";
+        b.section = "tools";
+      } else {
+        b.reason = compaction_pending_ ? "history_rewritten_by_compaction" : "item_edited";
+        b.item_index = k - kFixedSegments;
+        b.section = prev_segments_[k].origin;
+      }
+    }
+    BreakTotals& totals = breaks_[b.reason];
+    totals.count += 1;
+    totals.lost_tokens += b.lost_tokens;
+    r.cache_break = std::move(b);
+  }
+
+  requests_ += 1;
+  sum_prompt_bytes_ += prompt_bytes;
+  sum_shared_ += r.shared_prefix_bytes;
+  sum_max_shared_ += r.max_shared_prefix_bytes;
+  sum_max_shared_clamped_ += clamped_max;
+  sum_predicted_ += r.predicted_cached_tokens;
+  sum_ideal_ += r.ideal_cached_tokens;
+
+  Store(prompt, raw_shared);
+  prev_bytes_ = prompt_bytes;
+  prev_model_ = std::string(prompt.model);
+  prev_cache_key_ = std::string(prompt.cache_key);
+  has_previous_ = true;
+  compaction_pending_ = false;
+  return r;
+}
+
+void CacheExplainer::Store(const PromptSegments& prompt, std::uint64_t shared) {
+  // A stored segment whose bounds equal the new one's and that ends inside the common prefix
+  // holds the same bytes: keep it. Everything else is copied.
+  const std::size_t new_count = SegmentCount(prompt);
+  std::uint64_t start = 0;
+  std::uint64_t old_start = 0;
+  for (std::size_t k = 0; k < new_count; ++k) {
+    std::string_view bytes = SegmentBytes(prompt, k);
+    std::uint64_t end = start + bytes.size();
+    std::string_view origin =
+        k < kFixedSegments ? std::string_view() : prompt.items[k - kFixedSegments].origin;
+    if (k < prev_segments_.size()) {
+      StoredSegment& old = prev_segments_[k];
+      bool same = old_start == start && old.bytes.size() == bytes.size() && end <= shared;
+      old_start += old.bytes.size();
+      if (!same) old.bytes.assign(bytes.data(), bytes.size());
+      if (old.origin != origin) old.origin.assign(origin.data(), origin.size());
+    } else {
+      prev_segments_.push_back(StoredSegment{std::string(bytes), std::string(origin)});
+    }
+    start = end;
+  }
+  prev_segments_.resize(new_count);
+}
+
+void CacheExplainer::NoteReportedCached(std::string_view request_id, std::uint64_t cached_tokens) {
+  auto it = reported_.find(request_id);
+  if (it == reported_.end()) {
+    reported_.emplace(std::string(request_id), cached_tokens);
+  } else {
+    it->second = cached_tokens;
+  }
+}
+
+JsonValue CacheExplainer::Summary() const {
+  auto num = [](std::uint64_t v) { return JsonValue::Int(static_cast<std::int64_t>(v)); };
+  std::uint64_t reported = 0;
+  for (const auto& [id, cached] : reported_) reported += cached;
+  JsonValue out = JsonValue::Object();
+  out.Set("requests", num(requests_));
+  out.Set("prompt_bytes", num(sum_prompt_bytes_));
+  out.Set("shared_prefix_bytes", num(sum_shared_));
+  out.Set("max_shared_prefix_bytes", num(sum_max_shared_));
+  out.Set("predicted_cached_tokens", num(sum_predicted_));
+  out.Set("ideal_cached_tokens", num(sum_ideal_));
+  out.Set("reported_cached_tokens", num(reported));
+  out.Set("reuse_bp", num(BasisPoints(sum_shared_, sum_prompt_bytes_)));
+  out.Set("max_reuse_bp", num(BasisPoints(sum_max_shared_clamped_, sum_prompt_bytes_)));
+  JsonValue breaks = JsonValue::Object();
+  for (const auto& [reason, totals] : breaks_) {  // std::map: sorted by reason
+    JsonValue entry = JsonValue::Object();
+    entry.Set("count", num(totals.count));
+    entry.Set("lost_tokens", num(totals.lost_tokens));
+    breaks.Set(reason, std::move(entry));
+  }
+  out.Set("breaks", std::move(breaks));
+  return out;
+}
+
+}  // namespace agentctx

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// Prefix-stability metrics and the cache-break explainer (SPEC §9). Pure: no I/O, no clock.
+//
+// The prompt of a request is P = J(instructions) ‖ J(tools) ‖ J(item_1) ‖ … ‖ J(item_n), kept as
+// segments (never concatenated). For each request, in issue order, CacheExplainer compares P with
+// the previous request's prompt and reports:
+//   1. shared = longest common byte prefix (0 for the first request or another namespace
+//      (model, prompt_cache_key)); max_shared = |P_prev| (0 for the first request);
+//   2. reuse_bp / max_reuse_bp (floored basis points), predicted / ideal cached tokens via
+//      Cacheable(floor(bytes / 4));
+//   3. a break iff shared < max_shared, its reason by first match: model_changed (section
+//      "model"), cache_key_changed (section "cache_key"), else by the segment of P_prev that holds
+//      byte `shared`: instructions_changed (section "instructions"), tools_changed (section
+//      "tools"), history_rewritten_by_compaction if NoteCompaction() was called since the previous
+//      request, else item_edited. Item breaks carry item_index (0-based index into the previous
+//      prompt's items) and section = that item's origin (for both item reasons).
+// The section names "model", "cache_key" and "instructions" are ours (SPEC names only "tools").
+//
+// Invariants: the explainer keeps its own copy of the previous prompt's segment bytes; after a
+// request only the segments that differ from the stored ones are copied (an append-only history
+// copies just the new items). Totals are uint64; ratios are integer basis points, floored.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/json_value.h"
+
+namespace agentctx {
+
+/// One history item as sent: a view of its canonical bytes (owned by the caller, valid during
+/// CacheExplainer::Explain) and its origin (section id, user, model, tool, compaction).
+struct ItemSegment {
+  std::string_view bytes;
+  std::string_view origin;
+};
+
+/// The prompt of one request, by segment. Views only: the caller keeps the bytes alive for the
+/// duration of the Explain() call; nothing is retained by reference.
+struct PromptSegments {
+  std::string_view model;
+  std::string_view cache_key;
+  std::string_view instructions_bytes;  ///< a JSON string literal, or empty when omitted
+  std::string_view tools_bytes;         ///< the tools array bytes, e.g. "[]"
+  std::vector<ItemSegment> items;
+};
+
+/// tokens(b) = ceil(b / 4) (SPEC §9).
+std::uint64_t PromptTokens(std::uint64_t bytes);
+/// cacheable(t) = 0 if t < 1024 else 1024 + 128·floor((t − 1024) / 128) (SPEC §9).
+std::uint64_t Cacheable(std::uint64_t tokens);
+/// floor(10000·part / whole), 0 when whole is 0.
+std::uint64_t BasisPoints(std::uint64_t part, std::uint64_t whole);
+
+struct CacheBreak {
+  std::string reason;   ///< model_changed | cache_key_changed | instructions_changed | …
+  std::string section;  ///< model | cache_key | instructions | tools | the item's origin
+  std::optional<std::uint64_t> item_index;
+  std::uint64_t byte_offset = 0;  ///< = shared_prefix_bytes
+  std::uint64_t lost_tokens = 0;  ///< ideal − predicted
+};
+
+/// The metrics of one request (SPEC §9).
+struct CacheReport {
+  std::string request_id;
+  std::uint64_t prompt_bytes = 0;
+  std::uint64_t prompt_tokens = 0;
+  std::uint64_t shared_prefix_bytes = 0;
+  std::uint64_t max_shared_prefix_bytes = 0;  ///< |P_prev|; not part of the JSON
+  std::uint64_t reuse_bp = 0;
+  std::uint64_t max_reuse_bp = 0;
+  std::uint64_t predicted_cached_tokens = 0;
+  std::uint64_t ideal_cached_tokens = 0;
+  std::optional<CacheBreak> cache_break;
+};
+
+/// The `cache_report` JSON, keys in SPEC §9 order:
+/// {"request_id","prompt_bytes","prompt_tokens","shared_prefix_bytes","reuse_bp","max_reuse_bp",
+///  "predicted_cached_tokens","ideal_cached_tokens","break":null|{"reason","section",
+///  "item_index"?,"byte_offset","lost_tokens"}}.
+JsonValue CacheReportToJson(const CacheReport& report);
+
+class CacheExplainer {
+ public:
+  /// History was replaced (compaction) since the previous request.
+  void NoteCompaction() { compaction_pending_ = true; }
+
+  /// Computes the report of the next request and makes `prompt` the predecessor. A retry of the
+  /// same request must not call this again (SPEC §9).
+  CacheReport Explain(std::string_view request_id, const PromptSegments& prompt);
+  /// Explain() as the cache_report JSON.
+  JsonValue ExplainJson(std::string_view request_id, const PromptSegments& prompt) {
+    return CacheReportToJson(Explain(request_id, prompt));
+  }
+
+  /// Records the provider-reported cached tokens of a request (token_usage). A second report
+  /// for the same request id replaces the first.
+  void NoteReportedCached(std::string_view request_id, std::uint64_t cached_tokens);
+
+  /// {"requests","prompt_bytes","shared_prefix_bytes","max_shared_prefix_bytes",
+  ///  "predicted_cached_tokens","ideal_cached_tokens","reported_cached_tokens","reuse_bp",
+  ///  "max_reuse_bp","breaks":{reason:{"count","lost_tokens"}}} (breaks keyed by reason, sorted).
+  /// reuse_bp = floor(10000·Σshared/Σ|P|); max_reuse_bp = floor(10000·Σmin(max_shared,|P|)/Σ|P|).
+  JsonValue Summary() const;
+
+ private:
+  struct StoredSegment {
+    std::string bytes;
+    std::string origin;
+  };
+  struct BreakTotals {
+    std::uint64_t count = 0;
+    std::uint64_t lost_tokens = 0;
+  };
+
+  void Store(const PromptSegments& prompt, std::uint64_t shared);
+
+  bool has_previous_ = false;
+  bool compaction_pending_ = false;
+  std::string prev_model_;
+  std::string prev_cache_key_;
+  // [0] instructions, [1] tools, [2 + i] item i.
+  std::vector<StoredSegment> prev_segments_;
+  std::uint64_t prev_bytes_ = 0;
+
+  std::uint64_t requests_ = 0;
+  std::uint64_t sum_prompt_bytes_ = 0;
+  std::uint64_t sum_shared_ = 0;
+  std::uint64_t sum_max_shared_ = 0;
+  std::uint64_t sum_max_shared_clamped_ = 0;
+  std::uint64_t sum_predicted_ = 0;
+  std::uint64_t sum_ideal_ = 0;
+  std::map<std::string, std::uint64_t, std::less<>> reported_;
+  std::map<std::string, BreakTotals, std::less<>> breaks_;
+};
+
+}  // namespace agentctx

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// for_prompt (SPEC §8.3) over cached item bytes (SPEC §8.4); see for_prompt.h.
+#include "protocol/for_prompt.h"
+
+#include <set>
+#include <utility>
+
+namespace agentctx {
+
+namespace {
+
+// The output type answering `call_type`, or "" if `call_type` is not a call.
+std::string_view OutputTypeFor(std::string_view call_type) {
+  if (call_type == "function_call") return "function_call_output";
+  if (call_type == "custom_tool_call") return "custom_tool_call_output";
+  return "";
+}
+
+// The call type an output answers, or "" if `output_type` is not an output.
+std::string_view CallTypeFor(std::string_view output_type) {
+  if (output_type == "function_call_output") return "function_call";
+  if (output_type == "custom_tool_call_output") return "custom_tool_call";
+  return "";
+}
+
+std::string PairKey(std::string_view call_type, std::string_view call_id) {
+  std::string key(call_type);
+  key.push_back('\0');
+  key.append(call_id);
+  return key;
+}
+
+bool PartsHaveImage(const JsonValue* parts) {
+  if (parts == nullptr || !parts->is_array()) return false;
+  for (const JsonValue& p : parts->items()) {
+    if (ItemType(p) == "input_image") return true;
+  }
+  return false;
+}
+
+void ReplaceImages(JsonValue* parts) {
+  if (parts == nullptr || !parts->is_array()) return;
+  for (JsonValue& p : parts->items()) {
+    if (ItemType(p) == "input_image") p = InputTextPart(kImageOmittedText);
+  }
+}
+
+}  // namespace
+
+const std::string& PromptItemCache::AbortedOutput(std::string_view call_type,
+                                                  std::string_view call_id) {
+  std::string key = PairKey(call_type, call_id);
+  auto it = aborted_.find(key);
+  if (it != aborted_.end()) return it->second;
+  JsonValue item = call_type == "custom_tool_call"
+                       ? CustomToolCallOutputItem(call_id, kAbortedOutput)
+                       : FunctionCallOutputItem(call_id, kAbortedOutput);
+  ++serialized_count_;
+  return aborted_.emplace(std::move(key), ToJson(item)).first->second;
+}
+
+const std::string& PromptItemCache::WithoutImages(const RecordedItem& item) {
+  auto it = stripped_.find(item.bytes);
+  if (it != stripped_.end()) return it->second;
+  JsonValue copy = item.json;
+  ReplaceImages(copy.Find("content"));
+  ReplaceImages(copy.Find("output"));
+  ++serialized_count_;
+  return stripped_.emplace(item.bytes, ToJson(copy)).first->second;
+}
+
+bool ItemHasImage(const JsonValue& item) {
+  return PartsHaveImage(item.Find("content")) || PartsHaveImage(item.Find("output"));
+}
+
+std::vector<PromptItem> ForPrompt(const std::vector<RecordedItem>& history, bool supports_images,
+                                  PromptItemCache* cache) {
+  const std::size_t n = history.size();
+  // answered[i]: call i has a later output (scan backwards collecting output keys).
+  std::vector<bool> answered(n, false);
+  {
+    std::set<std::string> later_outputs;
+    for (std::size_t k = n; k-- > 0;) {
+      std::string_view type = ItemType(history[k].json);
+      std::string_view call_type = CallTypeFor(type);
+      if (!call_type.empty()) {
+        later_outputs.insert(PairKey(call_type, ItemCallId(history[k].json)));
+      } else if (!OutputTypeFor(type).empty()) {
+        answered[k] = later_outputs.count(PairKey(type, ItemCallId(history[k].json))) != 0;
+      }
+    }
+  }
+  std::vector<PromptItem> view;
+  view.reserve(n);
+  std::set<std::string> earlier_calls;
+  for (std::size_t i = 0; i < n; ++i) {
+    const RecordedItem& item = history[i];
+    std::string_view type = ItemType(item.json);
+    std::string_view call_type = CallTypeFor(type);
+    if (!call_type.empty()) {
+      if (earlier_calls.count(PairKey(call_type, ItemCallId(item.json))) == 0) continue;  // orphan
+    }
+    const std::string* bytes = &item.bytes;
+    if (!supports_images && ItemHasImage(item.json)) bytes = &cache->WithoutImages(item);
+    view.push_back(PromptItem{bytes, i, false});
+    if (!OutputTypeFor(type).empty()) {
+      std::string_view call_id = ItemCallId(item.json);
+      earlier_calls.insert(PairKey(type, call_id));
+      if (!answered[i]) view.push_back(PromptItem{&cache->AbortedOutput(type, call_id), i, true});
+    }
+  }
+  return view;
+}
+
+void AppendPromptItemsJson(std::string* out, const std::vector<PromptItem>& items) {
+  out->push_back('[');
+  bool first = true;
+  for (const PromptItem& item : items) {
+    if (!first) out->push_back(',');
+    first = false;
+    out->append(*item.bytes);
+  }
+  out->push_back(']');
+}
+
+}  // namespace agentctx

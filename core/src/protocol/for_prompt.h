@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// for_prompt: the per-request view of history that goes into `input` (SPEC §8.3), built
+// without re-serialising anything (SPEC §8.4).
+// Invariants:
+//  - Pure apart from the cache: same history + same flag ⇒ same view (same bytes).
+//  - The view points at existing bytes: each history item's RecordedItem::bytes, or bytes
+//    owned by the PromptItemCache (synthetic outputs by call id, image-stripped variants).
+//    Cache entries are never erased, so their addresses are stable; history pointers stay
+//    valid until the history vector is modified.
+//  - PromptItemCache::serialized_count() counts each synthetic/stripped item once, however
+//    many requests use it (SPEC §8.4 `items_serialized` = recorded + this).
+// Algorithm (SPEC §8.3), in history order:
+//  1. A function_call / custom_tool_call with no later output of the matching type and call id
+//     is followed by a synthetic output `aborted` (function_call_output /
+//     custom_tool_call_output, same call id).
+//  2. An output with no earlier call of the matching type and call id is removed.
+//  3. With supports_images false, every `input_image` part (message content or tool output
+//     parts) becomes `input_text` `image content omitted because you do not support image
+//     input`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/items.h"
+
+namespace agentctx {
+
+inline constexpr std::string_view kAbortedOutput = "aborted";
+inline constexpr std::string_view kImageOmittedText =
+    "image content omitted because you do not support image input";
+
+/// Owns the bytes of items that for_prompt synthesises; lives as long as the session.
+class PromptItemCache {
+ public:
+  /// The canonical bytes of `<call_type>_output{call_id, output:"aborted"}`.
+  const std::string& AbortedOutput(std::string_view call_type, std::string_view call_id);
+  /// The bytes of `item` with image parts replaced (SPEC §8.3 step 3).
+  const std::string& WithoutImages(const RecordedItem& item);
+  /// Distinct items this cache has serialised.
+  std::uint64_t serialized_count() const { return serialized_count_; }
+
+ private:
+  std::map<std::string, std::string> aborted_;   // key: call type + NUL + call id
+  std::map<std::string, std::string> stripped_;  // key: original bytes
+  std::uint64_t serialized_count_ = 0;
+};
+
+/// One element of the prompt's `input`.
+struct PromptItem {
+  const std::string* bytes = nullptr;  // canonical item bytes (history's or the cache's)
+  std::size_t history_index = 0;       // the history item, or for a synthetic output its call
+  bool synthetic = false;              // a synthetic `aborted` output
+};
+
+/// True when a message or tool output of `item` has an `input_image` part.
+bool ItemHasImage(const JsonValue& item);
+
+/// SPEC §8.3 for_prompt over `history`; pointers stay valid while `history` is unmodified.
+std::vector<PromptItem> ForPrompt(const std::vector<RecordedItem>& history, bool supports_images,
+                                  PromptItemCache* cache);
+
+/// Appends `[b1,b2,…]` (the items' bytes joined by `,`) to `out`.
+void AppendPromptItemsJson(std::string* out, const std::vector<PromptItem>& items);
+
+}  // namespace agentctx

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// Responses API items: canonicalisation, builders and the recorded form (SPEC §1 "Item",
+// §8.3, §8.5). ForPrompt lives in for_prompt.h.
+// Invariants:
+//  - A canonical item has exactly the SPEC §8.5 keys, in its fixed order; other fields are
+//    dropped:
+//      message{type,id?,role,content}          input_text{type,text}   output_text{type,text}
+//      input_image{type,image_url,detail?}
+//      reasoning{type,id?,summary[{type:"summary_text",text}],content?,encrypted_content?}
+//      function_call{type,id?,name,arguments,call_id}
+//      function_call_output{type,call_id,output}     (output: string or parts array)
+//      custom_tool_call{type,id?,call_id,name,input}
+//      custom_tool_call_output{type,call_id,output}
+//      compaction{type,encrypted_content}      (`compaction_summary` is renamed)
+//  - `id` is kept only when it contains `_` with text on both sides (decided at record time).
+//  - Strings hold valid UTF-8 (builders replace invalid sequences, SPEC §8.5).
+//  - A RecordedItem is serialised once (bytes = ToJson(json)); those bytes serve the rollout
+//    line and every request body (SPEC §8.4). Metadata (turn_id, origin) is never sent.
+// Canonicalisation (SPEC §8.3): `system` messages are dropped silently; unknown item types,
+// unknown roles and malformed items (e.g. a call without `call_id`) are dropped with warning
+// `unsupported_item`; unknown content parts are dropped with the same warning.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/json_value.h"
+#include "protocol/warning.h"
+
+namespace agentctx {
+
+/// The SPEC §8.3 id rule: true when `id` contains `_` with at least one byte on both sides.
+bool IsKeptItemId(std::string_view id);
+
+/// The canonical form of a raw item (model output, rollout line or delivery); nullopt when
+/// the item is dropped (warnings, if any, are appended to `warnings`).
+std::optional<JsonValue> CanonicalizeItem(const JsonValue& raw, std::vector<Warning>* warnings);
+
+/// `{"type":"input_text","text":text}` (invalid UTF-8 replaced).
+JsonValue InputTextPart(std::string_view text);
+/// `{"type":"input_image","image_url":url}`.
+JsonValue InputImagePart(std::string_view image_url);
+
+/// A `role` (`user`|`developer`) message with one `input_text` part per fragment (SPEC §7.2:
+/// parts are never joined).
+JsonValue InputMessage(std::string_view role, const std::vector<std::string>& fragments);
+/// The `submit` user message: `input_text` then one `input_image` per URL (SPEC §2.1).
+JsonValue UserInputMessage(std::string_view text, const std::vector<std::string>& image_urls);
+/// `function_call_output{type,call_id,output}` with a string output.
+JsonValue FunctionCallOutputItem(std::string_view call_id, std::string_view output);
+/// `function_call_output` with a parts array (`input_text`/`input_image`), canonicalised.
+JsonValue FunctionCallOutputItem(std::string_view call_id, const JsonValue& parts);
+/// `custom_tool_call_output{type,call_id,output}` with a string output.
+JsonValue CustomToolCallOutputItem(std::string_view call_id, std::string_view output);
+
+/// One history entry: the canonical item, its bytes (serialised once) and metadata.
+struct RecordedItem {
+  JsonValue json;
+  std::string bytes;    // ToJson(json), computed once at record time
+  std::string turn_id;  // never sent
+  std::string origin;   // section id | user | model | tool | compaction; never sent
+};
+
+/// Serialises `canonical_item` once and wraps it with its metadata.
+RecordedItem MakeRecordedItem(JsonValue canonical_item, std::string turn_id, std::string origin);
+
+/// The item's `type`, or "" when absent.
+std::string_view ItemType(const JsonValue& item);
+/// The item's `call_id`, or "" when absent.
+std::string_view ItemCallId(const JsonValue& item);
+
+}  // namespace agentctx

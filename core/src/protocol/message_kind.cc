@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// Message classification (SPEC §1); see message_kind.h.
+#include "protocol/message_kind.h"
+
+#include <optional>
+#include <string_view>
+
+#include "support/utf8.h"
+
+namespace agentctx {
+
+#include "agentctx/prompts.inc"
+
+namespace {
+
+struct MarkerPair {
+  ContextualMarker marker;
+  std::string_view start;
+  std::string_view end;
+};
+
+constexpr MarkerPair kContextualMarkers[] = {
+    {ContextualMarker::kAgentsMd, "# AGENTS.md instructions", "</INSTRUCTIONS>"},
+    {ContextualMarker::kEnvironmentContext, "<environment_context>", "</environment_context>"},
+    {ContextualMarker::kSkills, "<skills_instructions>", "</skills_instructions>"},
+};
+
+constexpr std::string_view kDeveloperContextPrefixes[] = {
+    "<permissions instructions>",
+    "<model_switch>",
+    "<tools>",
+};
+
+char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool EqualsIgnoreAsciiCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (AsciiLower(a[i]) != AsciiLower(b[i])) return false;
+  }
+  return true;
+}
+
+bool StartsWithIgnoreAsciiCase(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && EqualsIgnoreAsciiCase(s.substr(0, prefix.size()), prefix);
+}
+
+bool EndsWithIgnoreAsciiCase(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         EqualsIgnoreAsciiCase(s.substr(s.size() - suffix.size()), suffix);
+}
+
+}  // namespace
+
+std::string_view SummaryPrefix() { return kSUMMARY_PREFIX; }
+std::string_view SummarizationPrompt() { return kSUMMARIZATION_PROMPT; }
+
+ContextualMarker MatchContextualMarker(std::string_view text) {
+  std::string_view trimmed = TrimUnicode(text);
+  for (const MarkerPair& m : kContextualMarkers) {
+    if (StartsWithIgnoreAsciiCase(trimmed, m.start) && EndsWithIgnoreAsciiCase(trimmed, m.end)) {
+      return m.marker;
+    }
+  }
+  return ContextualMarker::kNone;
+}
+
+bool IsDeveloperContextText(std::string_view text) {
+  std::string_view trimmed = TrimUnicode(text);
+  for (std::string_view prefix : kDeveloperContextPrefixes) {
+    if (StartsWithIgnoreAsciiCase(trimmed, prefix)) return true;
+  }
+  return false;
+}
+
+bool IsSummaryText(std::string_view text) {
+  return text.size() > kSUMMARY_PREFIX.size() &&
+         text.substr(0, kSUMMARY_PREFIX.size()) == kSUMMARY_PREFIX &&
+         text[kSUMMARY_PREFIX.size()] == '\n';
+}
+
+std::string_view MessageRole(const JsonValue& item) {
+  if (!item.is_object()) return {};
+  std::optional<std::string_view> type = item.GetString("type");
+  if (type.has_value() && *type != "message") return {};
+  if (!type.has_value() && item.Find("type") != nullptr) return {};
+  return item.GetString("role").value_or(std::string_view());
+}
+
+std::vector<std::string_view> MessageTexts(const JsonValue& item, std::string_view part_type) {
+  std::vector<std::string_view> out;
+  const JsonValue* content = item.is_object() ? item.Find("content") : nullptr;
+  if (content == nullptr) return out;
+  if (content->is_string()) {
+    out.push_back(content->string_value());
+    return out;
+  }
+  if (!content->is_array()) return out;
+  for (const JsonValue& part : content->items()) {
+    if (!part.is_object() || part.GetString("type") != part_type) continue;
+    std::optional<std::string_view> text = part.GetString("text");
+    if (text.has_value()) out.push_back(*text);
+  }
+  return out;
+}
+
+MessageKind ClassifyMessage(const JsonValue& item) {
+  std::string_view role = MessageRole(item);
+  if (role.empty()) return MessageKind::kNotMessage;
+  if (role == "assistant") return MessageKind::kAssistant;
+  std::vector<std::string_view> texts = MessageTexts(item, "input_text");
+  if (role == "developer") {
+    for (std::string_view t : texts) {
+      if (IsDeveloperContextText(t)) return MessageKind::kDeveloperContext;
+    }
+    return MessageKind::kDeveloper;
+  }
+  if (role != "user") return MessageKind::kOther;
+  for (std::string_view t : texts) {
+    if (IsContextualUserText(t)) return MessageKind::kContextualUser;
+  }
+  if (!texts.empty() && IsSummaryText(texts.front())) return MessageKind::kSummary;
+  return MessageKind::kRealUser;
+}
+
+}  // namespace agentctx

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// Tolerant rollout reader (SPEC §13.3 step 1); see rollout_reader.h.
+#include "rollout/rollout_reader.h"
+
+#include <string>
+#include <utility>
+
+#include "protocol/json_codec.h"
+
+namespace agentctx {
+
+std::string_view RolloutRecord::type() const { return line.GetString("type").value_or(""); }
+
+const JsonValue* RolloutRecord::payload() const { return line.Find("payload"); }
+
+std::string_view RolloutRecord::event_type() const {
+  if (type() != "event_msg") return "";
+  const JsonValue* p = payload();
+  if (p == nullptr) return "";
+  return p->GetString("type").value_or("");
+}
+
+Result<ParsedRollout> ParseRollout(std::string_view text) {
+  // Step 1: line bounds.
+  std::vector<std::string_view> lines;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t lf = text.find('\n', start);
+    if (lf == std::string_view::npos) {
+      if (start < text.size()) lines.push_back(text.substr(start));  // else: empty final segment
+      break;
+    }
+    std::string_view line = text.substr(start, lf - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line);
+    start = lf + 1;
+  }
+
+  // Step 2: parse each line.
+  ParsedRollout out;
+  out.records.reserve(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::uint64_t number = i + 1;
+    Result<JsonValue> parsed = ParseJson(lines[i]);
+    std::string problem;
+    if (!parsed.has_value()) {
+      problem = parsed.error().message;
+    } else if (!parsed->is_object()) {
+      problem = "not a JSON object";
+    }
+    if (problem.empty()) {
+      out.records.push_back(RolloutRecord{number, std::move(parsed).value()});
+      continue;
+    }
+    if (i + 1 == lines.size()) {
+      out.warnings.push_back(Warning{
+          "rollout_torn_line", "skipped the torn last rollout line " + std::to_string(number)});
+      break;
+    }
+    Error error{ErrorCode::kRolloutCorrupt,
+                "rollout line " + std::to_string(number) + " is invalid: " + problem,
+                {{"line", std::to_string(number)}}};
+    return Fail(std::move(error));
+  }
+  return out;
+}
+
+}  // namespace agentctx

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// Tolerant rollout JSONL reader (SPEC §13.3 step 1, §13.4).
+// Algorithm:
+//  1. Split on LF; a CR right before an LF is stripped (older Codex files are CRLF); an empty
+//     final segment (text ending in LF, or empty text) is ignored.
+//  2. Each line must be a JSON object. An invalid **last** line is skipped with warning
+//     `rollout_torn_line` (a write cut short by a crash); any other invalid line fails the
+//     whole parse with kRolloutCorrupt naming its 1-based line number (details "line").
+//  3. Nothing is interpreted here: unknown types and fields are kept in the record and
+//     ignored by the consumers (resume_state.h, replay.h).
+// Invariants: pure; never aborts on bad input.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "agentctx/result.h"
+#include "protocol/json_value.h"
+#include "protocol/warning.h"
+
+namespace agentctx {
+
+/// One parsed line.
+struct RolloutRecord {
+  std::uint64_t line_number = 0;  ///< 1-based
+  JsonValue line;                 ///< the whole line (a JSON object)
+
+  /// The line's `type` ("" when absent or not a string).
+  std::string_view type() const;
+  /// The line's `payload`, or nullptr when absent.
+  const JsonValue* payload() const;
+  /// For event_msg lines: the payload's `type` ("" otherwise).
+  std::string_view event_type() const;
+};
+
+struct ParsedRollout {
+  std::vector<RolloutRecord> records;
+  std::vector<Warning> warnings;
+};
+
+/// Parses rollout text (SPEC §13.3 step 1). Errors: kRolloutCorrupt (`rollout line <n> is
+/// invalid: <why>`, details {"line": "<n>"}).
+Result<ParsedRollout> ParseRollout(std::string_view text);
+
+}  // namespace agentctx

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// Rollout line builders (SPEC §13.1). Each returns one JSONL line without its trailing LF:
+//   {"timestamp":"YYYY-MM-DDThh:mm:ss.mmmZ","type":T,"payload":P}
+// and `response_item` lines add `"metadata":{"turn_id","origin"}` after `payload`.
+// Invariants:
+//  - Key orders are fixed as in SPEC §13.1; snapshots and patches (world_state) are written
+//    with sorted keys (SPEC §8.5); item bytes are spliced verbatim (SPEC §8.4: an item is
+//    serialised once and those bytes serve its rollout line and every request).
+//  - Pure: the timestamp comes from `now_ms`; no clock.
+// Write order (SPEC §13.2) is the session's business; this file only shapes lines.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/json_value.h"
+
+namespace agentctx {
+
+/// `{"timestamp":…,"type":type,"payload":<payload_json>}`; `payload_json` is spliced verbatim.
+std::string RolloutLine(std::int64_t now_ms, std::string_view type, std::string_view payload_json);
+
+/// session_meta `{"id","timestamp","cwd","originator":"agentctx","cli_version"}` (first line);
+/// the payload timestamp is `now_ms` formatted like the line's.
+std::string SessionMetaLine(std::int64_t now_ms, std::string_view session_id, std::string_view cwd,
+                            std::string_view cli_version);
+
+/// response_item: payload = the item's canonical bytes (verbatim), then
+/// `"metadata":{"turn_id","origin"}`.
+std::string ResponseItemLine(std::int64_t now_ms, std::string_view item_bytes,
+                             std::string_view turn_id, std::string_view origin);
+
+struct SandboxPolicyFields {
+  std::string mode = "workspace-write";  ///< read-only | workspace-write | danger-full-access
+  std::vector<std::string> writable_roots;
+  bool network_access = false;
+};
+
+struct TurnContextFields {
+  std::string turn_id;
+  std::string cwd;
+  std::string approval_policy;
+  SandboxPolicyFields sandbox;
+  std::string model;
+  std::optional<std::string> effort;   ///< omitted when unset
+  std::optional<std::string> summary;  ///< written as "none" when unset
+};
+
+/// `sandbox_policy`: {"type":"read-only","network_access":B} |
+/// {"type":"workspace-write","writable_roots":[…],"network_access":B} |
+/// {"type":"danger-full-access"} (an unknown mode is written as {"type":mode}).
+JsonValue SandboxPolicyJson(const SandboxPolicyFields& sandbox);
+/// turn_context payload `{"turn_id","cwd","approval_policy","sandbox_policy","model","effort"?,
+/// "summary"}`.
+JsonValue TurnContextPayload(const TurnContextFields& fields);
+std::string TurnContextLine(std::int64_t now_ms, const TurnContextFields& fields);
+/// True when two turn_context payloads differ in a field other than `turn_id` (SPEC §13.1:
+/// a turn_context is written on the first turn and whenever such a field changed).
+bool TurnContextChanged(const JsonValue& previous_payload, const JsonValue& current_payload);
+
+/// world_state `{"full":bool,"state":…}`, state with sorted keys.
+std::string WorldStateLine(std::int64_t now_ms, bool full, const JsonValue& state);
+
+/// compacted `{"message","replacement_history":[items]}`, item bytes spliced verbatim.
+std::string CompactedLine(std::int64_t now_ms, std::string_view message,
+                          const std::vector<std::string_view>& replacement_item_bytes);
+
+// event_msg lines: payload `{"type":kind,…}` (shapes ours, Codex-like, SPEC §13.1).
+std::string TaskStartedLine(std::int64_t now_ms, std::string_view turn_id);
+std::string UserMessageLine(std::int64_t now_ms, std::string_view message);
+std::string AgentMessageLine(std::int64_t now_ms, std::string_view message);
+
+struct TokenUsageFields {
+  std::uint64_t input_tokens = 0;
+  std::uint64_t cached_input_tokens = 0;
+  std::uint64_t output_tokens = 0;
+  std::uint64_t reasoning_output_tokens = 0;
+  std::uint64_t total_tokens = 0;
+};
+/// token_count `{"type":"token_count","info":{"last_token_usage":{"input_tokens",
+/// "cached_input_tokens","output_tokens","reasoning_output_tokens","total_tokens"},
+/// "model_context_window"?}}`.
+std::string TokenCountLine(std::int64_t now_ms, const TokenUsageFields& usage,
+                           std::optional<std::uint64_t> model_context_window);
+/// cache_report: `{"type":"cache_report", …the members of `report` in order…}` (SPEC §9).
+std::string CacheReportLine(std::int64_t now_ms, const JsonValue& report);
+std::string ContextCompactedLine(std::int64_t now_ms);
+std::string TurnAbortedLine(std::int64_t now_ms, std::string_view turn_id, std::string_view reason);
+std::string TaskCompleteLine(std::int64_t now_ms, std::string_view turn_id,
+                             std::optional<std::string_view> last_agent_message);
+std::string WarningLine(std::int64_t now_ms, std::string_view code, std::string_view message);
+
+}  // namespace agentctx

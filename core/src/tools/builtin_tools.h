@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// The built-in tools as a set (SPEC §7.1, §11): names and spec bytes in their fixed order
+// (`read_file`, `list_dir`, `write_file`), and dispatch of a call to the right tool.
+// Tools are pure apart from calls on ctx.fs; every failure is an output text, never an error.
+// The caller (session) applies output truncation (output_truncation.h) on record.
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "tools/tool_context.h"
+
+namespace agentctx {
+
+inline constexpr std::array<std::string_view, 3> kBuiltinToolNames = {"read_file", "list_dir",
+                                                                      "write_file"};
+
+/// True for `read_file`, `list_dir` and `write_file`.
+bool IsBuiltinTool(std::string_view name);
+
+/// The three spec objects' exact bytes, in the fixed order (SPEC §11).
+std::array<std::string_view, 3> BuiltinToolSpecsJson();
+
+/// Runs built-in `name` with the raw JSON `arguments`; a non-built-in name gets
+/// UnsupportedCallOutput(name).
+std::string RunBuiltinTool(const ToolContext& ctx, std::string_view name,
+                           std::string_view arguments);
+
+/// `unsupported call: <name>` (unknown names and custom tool calls, SPEC §11).
+std::string UnsupportedCallOutput(std::string_view name);
+
+}  // namespace agentctx

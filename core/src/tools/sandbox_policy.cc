@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// Sandbox write policy (SPEC §11); see sandbox_policy.h.
+#include "tools/sandbox_policy.h"
+
+#include <algorithm>
+
+#include "support/paths.h"
+
+namespace agentctx {
+
+std::string_view SandboxModeName(SandboxMode mode) {
+  switch (mode) {
+    case SandboxMode::kReadOnly:
+      return "read-only";
+    case SandboxMode::kWorkspaceWrite:
+      return "workspace-write";
+    case SandboxMode::kDangerFullAccess:
+      return "danger-full-access";
+  }
+  return "workspace-write";
+}
+
+bool SandboxModeFromName(std::string_view name, SandboxMode* out) {
+  for (SandboxMode mode :
+       {SandboxMode::kReadOnly, SandboxMode::kWorkspaceWrite, SandboxMode::kDangerFullAccess}) {
+    if (SandboxModeName(mode) == name) {
+      *out = mode;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> EffectiveWritableRoots(const SandboxPolicy& policy,
+                                                std::string_view primary_cwd) {
+  std::vector<std::string> roots;
+  auto add = [&roots](std::string_view root) {
+    Result<std::string> normal = NormalizeAbsolute(root);
+    if (normal.has_value()) roots.push_back(std::move(normal).value());
+  };
+  add(primary_cwd);
+  for (const std::string& root : policy.writable_roots) add(root);
+  std::sort(roots.begin(), roots.end());
+  roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+  return roots;
+}
+
+std::optional<std::string> CheckWritePolicy(const SandboxPolicy& policy,
+                                            std::string_view primary_cwd, std::string_view path) {
+  switch (policy.mode) {
+    case SandboxMode::kDangerFullAccess:
+      return std::nullopt;
+    case SandboxMode::kReadOnly:
+      return std::string("write_file refused: sandbox_mode is read-only");
+    case SandboxMode::kWorkspaceWrite:
+      break;
+  }
+  for (const std::string& root : EffectiveWritableRoots(policy, primary_cwd)) {
+    if (IsUnder(path, root)) return std::nullopt;
+  }
+  return "write_file refused: " + std::string(path) + " is outside the writable roots";
+}
+
+}  // namespace agentctx

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// The sandbox write policy the core enforces for `write_file` on every FileSystem (SPEC §3,
+// §11); reads are never restricted by policy (upstream modes only restrict writes).
+// Rules: read-only → `write_file refused: sandbox_mode is read-only`; workspace-write → the
+// path must equal or lie under (segment boundary) a writable root, roots = sorted,
+// de-duplicated {primary cwd} ∪ writable_roots (SPEC §7.4), else
+// `write_file refused: <path> is outside the writable roots`; danger-full-access → allowed.
+// A sandboxed FileSystem may still refuse on its own (its error is reported as a failure).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agentctx {
+
+enum class SandboxMode { kReadOnly, kWorkspaceWrite, kDangerFullAccess };
+
+struct SandboxPolicy {
+  SandboxMode mode = SandboxMode::kWorkspaceWrite;
+  std::vector<std::string> writable_roots;  // absolute paths (normalised when checked)
+  bool network_access = false;
+};
+
+/// `read-only` | `workspace-write` | `danger-full-access`.
+std::string_view SandboxModeName(SandboxMode mode);
+/// Parses a wire spelling; false if unknown.
+bool SandboxModeFromName(std::string_view name, SandboxMode* out);
+
+/// Sorted (bytes), de-duplicated, normalised {primary_cwd} ∪ writable_roots (SPEC §7.4);
+/// roots that are not absolute paths are skipped.
+std::vector<std::string> EffectiveWritableRoots(const SandboxPolicy& policy,
+                                                std::string_view primary_cwd);
+
+/// The refusal text for writing normalised `path`, or nullopt when the policy allows it.
+std::optional<std::string> CheckWritePolicy(const SandboxPolicy& policy,
+                                            std::string_view primary_cwd, std::string_view path);
+
+}  // namespace agentctx

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// World-state section `agents_md` (SPEC §4 "Fragment", §6.1, §6.3): user role, markers
+// `# AGENTS.md instructions`/`</INSTRUCTIONS>`, snapshot value `{"directory":cwd,"text":T}` or
+// `{}` when there is no text (an empty text counts as none).
+// Rules (upstream notices): `had` = Known with `text`, or Unknown. Known with the same text →
+// nothing (a directory-only change renders nothing, ours). Text and `had` → body
+// REPLACEMENT_NOTICE + "\n\n" + text; text and not `had` → the text; no text and `had` →
+// REMOVAL_NOTICE; else nothing. The header always uses the current primary cwd.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "world_state/section.h"
+
+namespace agentctx {
+
+inline constexpr std::string_view kAgentsMdSectionId = "agents_md";
+inline constexpr std::string_view kAgentsMdReplacementNotice =
+    "These AGENTS.md instructions replace all previously provided AGENTS.md instructions.";
+inline constexpr std::string_view kAgentsMdRemovalNotice =
+    "The previously provided AGENTS.md instructions no longer apply.";
+
+/// `# AGENTS.md instructions for <cwd>\n\n<INSTRUCTIONS>\n` + body + `\n</INSTRUCTIONS>`.
+std::string RenderAgentsMdFragment(std::string_view cwd, std::string_view body);
+
+class AgentsMdSection : public WorldStateSection {
+ public:
+  std::string_view id() const override { return kAgentsMdSectionId; }
+  Role role() const override { return Role::kUser; }
+  std::optional<Markers> markers() const override;
+  JsonValue Snapshot(const WorldInputs& inputs) const override;
+  bool CanRestore(const JsonValue& stored) const override;
+  std::optional<Fragment> RenderDiff(const PreviousState& prev,
+                                     const WorldInputs& inputs) const override;
+};
+
+}  // namespace agentctx

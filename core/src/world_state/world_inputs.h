@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// WorldInputs: the current values the world-state sections render from (SPEC §6.1, §7.3-§7.5).
+// Plain data, built by the session from config, the environments, the AGENTS.md manager result
+// and the tool sets; the world_state module only reads it.
+// Invariants:
+//  - environments[0] is the primary environment (SPEC §1); config guarantees at least one, but
+//    every renderer tolerates an empty list (primary cwd = "").
+//  - Strings are valid UTF-8 (config and AGENTS.md text are lossy-decoded before they get here).
+//  - tools.pending/withdrawn are computed by the caller from the frozen vs current tool sets
+//    (SPEC §7.1); they are empty under `apply`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/json_value.h"
+
+namespace agentctx {
+
+enum class SandboxMode { kReadOnly, kWorkspaceWrite, kDangerFullAccess };
+enum class ApprovalPolicy { kNever, kOnRequest, kOnFailure, kUnlessTrusted };
+enum class EnvironmentStatus { kAvailable, kStarting };
+enum class ToolPolicy { kApply, kDefer };
+
+struct ModelInputs {
+  std::string slug;
+  std::string instructions;
+};
+
+struct SandboxInputs {
+  SandboxMode mode = SandboxMode::kWorkspaceWrite;
+  std::vector<std::string> writable_roots;
+  bool network_access = false;
+};
+
+/// The AGENTS.md manager's current result (SPEC §4, §5). `text` unset (or empty) = no text.
+struct AgentsMdInputs {
+  std::string directory;  // the cwd the text was loaded for (snapshot `directory`)
+  std::optional<std::string> text;
+};
+
+struct SkillInput {
+  std::string name;
+  std::optional<std::string> description;
+  std::string path;
+};
+
+struct EnvironmentInput {
+  std::string id;
+  std::string cwd;
+  EnvironmentStatus status = EnvironmentStatus::kAvailable;
+  std::optional<std::string> shell;
+};
+
+struct EnvironmentContextInputs {
+  bool include_date = false;
+  std::optional<std::string> current_date;  // "YYYY-MM-DD"
+  std::optional<std::string> timezone;      // IANA name
+};
+
+struct PendingTool {
+  std::string name;         // advertised name
+  std::string description;  // full description; the notice uses its first line
+};
+
+struct ToolsInputs {
+  ToolPolicy policy = ToolPolicy::kApply;
+  std::string advertised;  // lowercase hex SHA-1 of the advertised tools array bytes
+  std::vector<PendingTool> pending;
+  std::vector<std::string> withdrawn;
+};
+
+struct WorldInputs {
+  ModelInputs model;
+  std::optional<std::string> previous_turn_model;  // slug of the previous turn's model, if known
+  SandboxInputs sandbox;
+  ApprovalPolicy approval_policy = ApprovalPolicy::kOnRequest;
+  std::optional<std::string> developer_instructions;
+  AgentsMdInputs agents_md;
+  std::vector<SkillInput> skills;
+  std::vector<EnvironmentInput> environments;  // first = primary
+  EnvironmentContextInputs environment_context;
+  ToolsInputs tools;
+  /// Values of embedder-registered sections by id (object, SPEC §6.7); unused by built-ins.
+  JsonValue custom;
+
+  /// The primary environment's cwd ("" when there is no environment).
+  std::string_view primary_cwd() const {
+    return environments.empty() ? std::string_view() : std::string_view(environments[0].cwd);
+  }
+};
+
+}  // namespace agentctx

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+// Runs every tests/fixtures/agents_md/<case>/ (one TEST per case: the SPEC §4 vector table plus
+// our edge cases). Each case: load the input trees into MemoryFileSystems, Refresh once, then
+// compare text (expected.txt), sources, warnings, error and fragment with case.json "expect",
+// and the inspect view with the golden inspect.json (ACTX_UPDATE_GOLDENS=1 rewrites it).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "agents_md/manager.h"
+#include "support/agents_md_case.h"
+#include "support/fixtures.h"
+
+namespace agentctx {
+namespace {
+
+using testing::AgentsMdCase;
+
+const std::vector<std::string>& KnownCases() {
+  static const std::vector<std::string> kCases = {
+      "agents_is_dir",
+      "agents_is_other",
+      "blank_override",
+      "candidate_stat_error_sandboxed",
+      "custom_marker",
+      "fallback_names_filtered",
+      "fallback_only",
+      "fallback_with_agents",
+      "git_file_workspace",
+      "global_and_project",
+      "global_blank_override",
+      "global_invalid_utf8",
+      "global_override_symlink_loop",
+      "hello_world",
+      "host_env_failure_restores_budget",
+      "invalid_utf8",
+      "labelled_block",
+      "limit_zero",
+      "marker_stat_io",
+      "nothing",
+      "override_is_dir",
+      "override_wins",
+      "primary_fills_limit",
+      "read_denied_host",
+      "read_denied_sandboxed",
+      "read_not_found",
+      "root_and_cwd",
+      "root_nested_budget",
+      "secondary_only_doc",
+      "starting_env_skipped",
+      "truncated",
+      "two_env_budget",
+      "untrusted",
+      "whitespace_doc_consumes_nothing",
+  };
+  return kCases;
+}
+
+std::vector<std::string> Strings(const JsonValue& array) {
+  std::vector<std::string> out;
+  for (const JsonValue& v : array.items()) out.push_back(v.string_value());
+  return out;
+}
+
+void RunCase(const std::string& name) {
+  SCOPED_TRACE("fixture agents_md/" + name);
+  AgentsMdCase c;
+  std::string error;
+  ASSERT_TRUE(testing::LoadAgentsMdCase(name, &c, &error)) << error;
+  AgentsMdManager manager;
+  Result<RefreshOutcome> outcome = manager.Refresh(c.inputs);
+
+  if (const JsonValue* expected_error = c.expect.Find("error")) {
+    ASSERT_FALSE(outcome.has_value()) << "expected the load to fail";
+    EXPECT_EQ(ErrorCodeName(outcome.error().code), expected_error->GetString("code").value());
+    EXPECT_EQ(outcome.error().message, expected_error->GetString("message").value());
+    EXPECT_FALSE(manager.has_loaded());
+    EXPECT_TRUE(manager.instruction_sources().empty());
+    EXPECT_FALSE(c.expected_text.has_value()) << "a failing case has no expected.txt";
+  } else {
+    ASSERT_TRUE(outcome.has_value()) << outcome.error().Display();
+    EXPECT_TRUE(outcome->reloaded);
+    EXPECT_EQ(outcome->generation, 1u);
+    EXPECT_TRUE(manager.has_loaded());
+    EXPECT_EQ(manager.loaded().text, c.expected_text);
+    if (!c.expected_text.has_value()) EXPECT_TRUE(manager.instruction_sources().empty());
+    if (const JsonValue* sources = c.expect.Find("sources")) {
+      EXPECT_EQ(manager.instruction_sources(), Strings(*sources));
+    }
+    if (const JsonValue* warnings = c.expect.Find("warnings")) {
+      std::vector<AgentsMdWarning> want;
+      for (const JsonValue& w : warnings->items()) {
+        want.push_back({std::string(w.GetString("code").value_or("")),
+                        std::string(w.GetString("message").value_or(""))});
+      }
+      EXPECT_EQ(outcome->warnings.size(), want.size());
+      for (std::size_t i = 0; i < std::min(want.size(), outcome->warnings.size()); ++i) {
+        EXPECT_EQ(outcome->warnings[i].code, want[i].code);
+        EXPECT_EQ(outcome->warnings[i].message, want[i].message);
+      }
+    }
+    if (auto fragment = c.expect.GetString("fragment")) {
+      ASSERT_TRUE(manager.Fragment().has_value());
+      EXPECT_EQ(*manager.Fragment(), *fragment);
+    }
+  }
+
+  const std::string golden_path = "agents_md/" + name + "/inspect.json";
+  const std::string actual = ToJson(manager.Inspect()) + "\n";
+  if (testing::UpdateGoldens()) {
+    ASSERT_TRUE(testing::WriteFixture(golden_path, actual));
+  } else {
+    std::optional<std::string> golden = testing::ReadFixture(golden_path);
+    ASSERT_TRUE(golden.has_value())
+        << "missing golden " << golden_path << " (run natively with ACTX_UPDATE_GOLDENS=1)";
+    EXPECT_EQ(actual, *golden);
+  }
+}
+
+TEST(AgentsMdFixtures, EveryCaseDirectoryIsRun) {
+  std::vector<std::string> dirs = testing::ListFixtureDir("agents_md");
+  ASSERT_FALSE(dirs.empty());
+  EXPECT_EQ(dirs, KnownCases()) << "add a TEST below for each new fixture case";
+}
+
+#define ACTX_AGENTS_MD_CASE(TestName, dir) \
+  TEST(AgentsMdFixtures, TestName) { RunCase(dir); }
+
+ACTX_AGENTS_MD_CASE(AgentsIsDir, "agents_is_dir")
+ACTX_AGENTS_MD_CASE(AgentsIsOther, "agents_is_other")
+ACTX_AGENTS_MD_CASE(BlankOverride, "blank_override")
+ACTX_AGENTS_MD_CASE(CandidateStatErrorSandboxed, "candidate_stat_error_sandboxed")
+ACTX_AGENTS_MD_CASE(CustomMarker, "custom_marker")
+ACTX_AGENTS_MD_CASE(FallbackNamesFiltered, "fallback_names_filtered")
+ACTX_AGENTS_MD_CASE(FallbackOnly, "fallback_only")
+ACTX_AGENTS_MD_CASE(FallbackWithAgents, "fallback_with_agents")
+ACTX_AGENTS_MD_CASE(GitFileWorkspace, "git_file_workspace")
+ACTX_AGENTS_MD_CASE(GlobalAndProject, "global_and_project")
+ACTX_AGENTS_MD_CASE(GlobalBlankOverride, "global_blank_override")
+ACTX_AGENTS_MD_CASE(GlobalInvalidUtf8, "global_invalid_utf8")
+ACTX_AGENTS_MD_CASE(GlobalOverrideSymlinkLoop, "global_override_symlink_loop")
+ACTX_AGENTS_MD_CASE(HelloWorld, "hello_world")
+ACTX_AGENTS_MD_CASE(HostEnvFailureRestoresBudget, "host_env_failure_restores_budget")
+ACTX_AGENTS_MD_CASE(InvalidUtf8, "invalid_utf8")
+ACTX_AGENTS_MD_CASE(LabelledBlock, "labelled_block")
+ACTX_AGENTS_MD_CASE(LimitZero, "limit_zero")
+ACTX_AGENTS_MD_CASE(MarkerStatIo, "marker_stat_io")
+ACTX_AGENTS_MD_CASE(Nothing, "nothing")
+ACTX_AGENTS_MD_CASE(OverrideIsDir, "override_is_dir")
+ACTX_AGENTS_MD_CASE(OverrideWins, "override_wins")
+ACTX_AGENTS_MD_CASE(PrimaryFillsLimit, "primary_fills_limit")
+ACTX_AGENTS_MD_CASE(ReadDeniedHost, "read_denied_host")
+ACTX_AGENTS_MD_CASE(ReadDeniedSandboxed, "read_denied_sandboxed")
+ACTX_AGENTS_MD_CASE(ReadNotFound, "read_not_found")
+ACTX_AGENTS_MD_CASE(RootAndCwd, "root_and_cwd")
+ACTX_AGENTS_MD_CASE(RootNestedBudget, "root_nested_budget")
+ACTX_AGENTS_MD_CASE(SecondaryOnlyDoc, "secondary_only_doc")
+ACTX_AGENTS_MD_CASE(StartingEnvSkipped, "starting_env_skipped")
+ACTX_AGENTS_MD_CASE(Truncated, "truncated")
+ACTX_AGENTS_MD_CASE(TwoEnvBudget, "two_env_budget")
+ACTX_AGENTS_MD_CASE(Untrusted, "untrusted")
+ACTX_AGENTS_MD_CASE(WhitespaceDocConsumesNothing, "whitespace_doc_consumes_nothing")
+
+}  // namespace
+}  // namespace agentctx

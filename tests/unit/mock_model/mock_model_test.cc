@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: MIT
+#include "mock_model/mock_model.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "protocol/json_codec.h"
+#include "protocol/message_kind.h"
+#include "protocol/prompt_bytes.h"
+#include "support/sha1.h"
+#include "support/spec_bodies.h"
+
+namespace agentctx {
+namespace {
+
+using testing::kSpecExampleBody;
+
+// The built-in tool specs of SPEC §11, verbatim.
+constexpr std::string_view kBuiltinTools =
+    R"([{"type":"function","name":"read_file","description":"Reads a text file and returns numbered lines.","strict":false,"parameters":{"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of lines (default 2000).","minimum":1,"type":"integer"},"offset":{"description":"1-based first line (default 1).","minimum":1,"type":"integer"},"path":{"description":"Absolute path, or a path relative to the working directory.","type":"string"}},"required":["path"],"type":"object"}},)"
+    R"({"type":"function","name":"list_dir","description":"Lists a directory.","strict":false,"parameters":{"additionalProperties":false,"properties":{"depth":{"description":"Directory levels to list (default 1).","maximum":3,"minimum":1,"type":"integer"},"path":{"description":"Absolute path, or a path relative to the working directory.","type":"string"}},"required":["path"],"type":"object"}},)"
+    R"({"type":"function","name":"write_file","description":"Writes a UTF-8 text file, replacing it if it exists.","strict":false,"parameters":{"additionalProperties":false,"properties":{"content":{"description":"The complete new file content.","type":"string"},"path":{"description":"Absolute path, or a path relative to the working directory.","type":"string"}},"required":["path","content"],"type":"object"}}])";
+
+std::string UserMsg(std::string_view text) {
+  return R"({"type":"message","role":"user","content":[{"type":"input_text","text":)" +
+         JsonString(text) + "}]}";
+}
+std::string AssistantMsg(std::string_view text) {
+  return R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":)" +
+         JsonString(text) + "}]}";
+}
+std::string Call(std::string_view name, std::string_view arguments, std::string_view call_id) {
+  return R"({"type":"function_call","name":)" + JsonString(name) +
+         ",\"arguments\":" + JsonString(arguments) + ",\"call_id\":" + JsonString(call_id) + "}";
+}
+std::string Output(std::string_view call_id, std::string_view output) {
+  return R"({"type":"function_call_output","call_id":)" + JsonString(call_id) +
+         ",\"output\":" + JsonString(output) + "}";
+}
+std::string AgentsMd(std::string_view text) {
+  return UserMsg("# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\n" + std::string(text) +
+                 "\n</INSTRUCTIONS>");
+}
+
+std::string Body(const std::vector<std::string>& items, std::string_view tools = kBuiltinTools,
+                 std::string_view key = "s-1") {
+  std::string body =
+      R"({"model":"mock-1","instructions":"You are a helpful coding agent.","input":[)";
+  for (std::size_t i = 0; i < items.size(); ++i) body += (i ? "," : "") + items[i];
+  body += "],\"tools\":" + std::string(tools) +
+          R"(,"tool_choice":"auto","parallel_tool_calls":true,"reasoning":{},"store":false,)"
+          R"("stream":true,"include":["reasoning.encrypted_content"],"prompt_cache_key":)" +
+          JsonString(key) + "}";
+  return body;
+}
+
+struct SseEvent {
+  std::string type;
+  JsonValue data;
+};
+
+// Splits the mock's SSE text (which always uses `event:` + one `data:` line + blank line).
+std::vector<SseEvent> ParseSse(std::string_view sse) {
+  std::vector<SseEvent> events;
+  while (!sse.empty()) {
+    std::size_t end = sse.find("\n\n");
+    EXPECT_NE(end, std::string_view::npos);
+    if (end == std::string_view::npos) break;
+    std::string_view block = sse.substr(0, end);
+    sse.remove_prefix(end + 2);
+    std::size_t nl = block.find('\n');
+    EXPECT_EQ(block.substr(0, 7), "event: ");
+    EXPECT_EQ(block.substr(nl, 7), "\ndata: ");
+    auto data = ParseJson(block.substr(nl + 7));
+    EXPECT_TRUE(data.has_value());
+    std::string type(block.substr(7, nl - 7));
+    EXPECT_EQ(data->GetString("type"), type);
+    events.push_back({type, data.has_value() ? *data : JsonValue()});
+  }
+  return events;
+}
+
+// The `item`s of the output_item.done events, as compact JSON.
+std::vector<std::string> DoneItems(std::string_view sse) {
+  std::vector<std::string> out;
+  for (const SseEvent& e : ParseSse(sse)) {
+    if (e.type == "response.output_item.done") out.push_back(ToJson(*e.data.Find("item")));
+  }
+  return out;
+}
+
+const JsonValue& Usage(const std::vector<SseEvent>& events) {
+  return *events.back().data.Find("response")->Find("usage");
+}
+
+std::string ReplyText(std::string_view sse) {
+  for (const SseEvent& e : ParseSse(sse)) {
+    if (e.type != "response.output_item.done") continue;
+    const JsonValue& item = *e.data.Find("item");
+    if (item.GetString("type") == "message") {
+      return std::string(MessageTexts(item, "output_text").front());
+    }
+  }
+  return "<no message>";
+}
+
+std::uint64_t Tok(std::string_view bytes) { return (bytes.size() + 3) / 4; }
+
+TEST(MockModel, SpecExampleBodyExactStream) {
+  MockModel mock;
+  std::string body(kSpecExampleBody);
+  auto sse = mock.Handle("responses", body, 0);
+  ASSERT_TRUE(sse.has_value()) << sse.error().message;
+  std::string h = Sha1Hex(body);
+  std::string h12 = h.substr(0, 12);
+  std::string reasoning = R"({"type":"reasoning","id":"rs_)" + h12 +
+                          R"(","summary":[{"type":"summary_text","text":"Mock plan: reply"}],)"
+                          R"("encrypted_content":"mockenc_)" +
+                          h + "\"}";
+  std::string message = R"({"type":"message","id":"msg_)" + h12 +
+                        R"(","role":"assistant","content":[{"type":"output_text","text":)"
+                        R"("Mock reply to: hi"}]})";
+  std::uint64_t output_tokens = Tok(reasoning) + Tok(message);
+  std::string expected =
+      "event: response.created\ndata: "
+      R"({"type":"response.created","response":{"id":"resp_)" +
+      h12 +
+      "\"}}\n\n"
+      "event: response.output_item.added\ndata: "
+      R"({"type":"response.output_item.added","output_index":0,"item":{"type":"reasoning","id":"rs_)" +
+      h12 + R"(","summary":[],"encrypted_content":"mockenc_)" + h +
+      "\"}}\n\n"
+      "event: response.reasoning_summary_text.delta\ndata: "
+      R"({"type":"response.reasoning_summary_text.delta","item_id":"rs_)" +
+      h12 +
+      R"(","output_index":0,"summary_index":0,"delta":"Mock plan: reply"})"
+      "\n\n"
+      "event: response.output_item.done\ndata: "
+      R"({"type":"response.output_item.done","output_index":0,"item":)" +
+      reasoning +
+      "}\n\n"
+      "event: response.output_item.added\ndata: "
+      R"({"type":"response.output_item.added","output_index":1,"item":{"type":"message","id":"msg_)" +
+      h12 +
+      R"(","role":"assistant","content":[]}})"
+      "\n\n"
+      "event: response.output_text.delta\ndata: "
+      R"({"type":"response.output_text.delta","item_id":"msg_)" +
+      h12 +
+      R"(","output_index":1,"content_index":0,"delta":"Mock reply to: hi"})"
+      "\n\n"
+      "event: response.output_item.done\ndata: "
+      R"({"type":"response.output_item.done","output_index":1,"item":)" +
+      message +
+      "}\n\n"
+      "event: response.completed\ndata: "
+      R"({"type":"response.completed","response":{"id":"resp_)" +
+      h12 +
+      R"(","usage":{"input_tokens":176,"input_tokens_details":{"cached_tokens":0},)"
+      R"("output_tokens":)" +
+      std::to_string(output_tokens) + R"(,"output_tokens_details":{"reasoning_tokens":)" +
+      std::to_string(Tok(reasoning)) + R"(},"total_tokens":)" +
+      std::to_string(176 + output_tokens) + "}}}\n\n";
+  EXPECT_EQ(*sse, expected);
+}
+
+TEST(MockModel, ReadsReferencedFilesWithBuiltins) {
+  MockModel mock;
+  std::string body = Body({UserMsg("Please read src/main.rs and README.md.")});
+  auto sse = mock.Handle("responses", body, 0);
+  ASSERT_TRUE(sse.has_value());
+  std::string h = Sha1Hex(body);
+  std::string h12 = h.substr(0, 12);
+  std::vector<std::string> items = DoneItems(*sse);
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_EQ(items[0], R"({"type":"reasoning","id":"rs_)" + h12 +
+                          R"(","summary":[{"type":"summary_text","text":"Mock plan: call )"
+                          R"(read_file, read_file"}],"encrypted_content":"mockenc_)" +
+                          h + "\"}");
+  EXPECT_EQ(items[1], R"({"type":"function_call","id":"fc_)" + h12 +
+                          R"(_0","name":"read_file","arguments":"{\"path\":\"src/main.rs\"}",)"
+                          R"("call_id":"call_)" +
+                          h12 + "_0\"}");
+  EXPECT_EQ(items[2], R"({"type":"function_call","id":"fc_)" + h12 +
+                          R"(_1","name":"read_file","arguments":"{\"path\":\"README.md\"}",)"
+                          R"("call_id":"call_)" +
+                          h12 + "_1\"}");
+  // No text deltas for calls; the 36-byte plan text gives two reasoning deltas.
+  std::vector<SseEvent> events = ParseSse(*sse);
+  int deltas = 0;
+  for (const SseEvent& e : events) deltas += e.type.find(".delta") != std::string::npos;
+  EXPECT_EQ(deltas, 2);
+  EXPECT_EQ(events.size(), 1u + 3u * 2u + 2u + 1u);
+}
+
+TEST(MockModel, SummarisesToolOutputs) {
+  MockModel mock;
+  std::string three = "L1: a\nL2: b\nL3: c";
+  std::string ten;
+  for (int i = 1; i <= 10; ++i) ten += (i > 1 ? "\n" : "") + ("L" + std::to_string(i) + ": x");
+  std::string body = Body({UserMsg("Please read src/main.rs and README.md."),
+                           Call("read_file", R"({"path":"src/main.rs"})", "call_a"),
+                           Call("read_file", R"({"path":"README.md"})", "call_b"),
+                           Output("call_a", three), Output("call_b", ten)});
+  auto sse = mock.Handle("responses", body, 0);
+  ASSERT_TRUE(sse.has_value());
+  EXPECT_EQ(ReplyText(*sse), "Read src/main.rs: 3 lines.\nRead README.md: 10 lines.");
+  std::vector<std::string> items = DoneItems(*sse);
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_NE(items[0].find("Mock plan: reply"), std::string::npos);
+}
+
+TEST(MockModel, ToolOutputLinesForEveryKind) {
+  MockModel mock;
+  std::string body = Body({
+      UserMsg("do things"),
+      Call("list_dir", R"({"path":"."})", "c1"),
+      Call("write_file", R"({"path":"out.txt","content":"x"})", "c2"),
+      Call("read_file", R"({"path":"missing"})", "c3"),
+      Call("mcp__git__status", "{}", "c4"),
+      Call("nope", "{}", "c5"),
+      Call("read_file", R"({"path":"gone"})", "c6"),
+      Call("write_file", R"({"path":"/etc/x","content":"x"})", "c7"),
+      Call("read_file", R"({"path":"e.txt"})", "c8"),
+      Output("c1", "Absolute path: /repo\nA.md\nb.txt\nsrc/\n  main.rs\n[more entries omitted]"),
+      Output("c2", "Wrote 1 bytes to /repo/out.txt"),
+      Output("c3", "read_file failed: not_found: /repo/missing"),
+      Output("c4", "on branch main\nclean"),
+      Output("c5", "unsupported call: nope"),
+      Output("c6", "aborted"),
+      Output("c7", "write_file refused: sandbox_mode is read-only\nmore"),
+      Output("c8", "(empty file)"),
+  });
+  auto sse = mock.Handle("responses", body, 0);
+  ASSERT_TRUE(sse.has_value());
+  EXPECT_EQ(ReplyText(*sse),
+            "Listed .: 4 entries.\n"
+            "Wrote out.txt.\n"
+            "read_file failed: read_file failed: not_found: /repo/missing\n"
+            "mcp__git__status returned 20 bytes.\n"
+            "nope failed: unsupported call: nope\n"
+            "read_file failed: aborted\n"
+            "write_file failed: write_file refused: sandbox_mode is read-only\n"
+            "Read e.txt: 0 lines.");
+}
+
+TEST(MockModel, PartOutputsAndCustomCalls) {
+  MockModel mock;
+  std::string body = Body({
+      UserMsg("go"),
+      R"({"type":"custom_tool_call","call_id":"k1","name":"patch","input":"x"})",
+      R"({"type":"custom_tool_call_output","call_id":"k1","output":"done"})",
+      Call("lookup", "{}", "k2"),
+      R"({"type":"function_call_output","call_id":"k2","output":[{"type":"input_text","text":"ab"},{"type":"input_image","image_url":"data:x"},{"type":"input_text","text":"cd"}]})",
+  });
+  auto sse = mock.Handle("responses", body, 0);
+  ASSERT_TRUE(sse.has_value());
+  EXPECT_EQ(ReplyText(*sse), "patch returned 4 bytes.\nlookup returned 5 bytes.");
+}
+
+TEST(MockModel, OnlyAdvertisedToolsAndAtMostFour) {
+  MockModel mock;
+  std::string u = "#mock-list:src a1.md a2.md #mock-write:w.txt=hi\na3.md a4.md a5.md";
+  auto none = mock.Handle("responses", Body({UserMsg(u)}, "[]"), 0);
+  ASSERT_TRUE(none.has_value());
+  EXPECT_EQ(ReplyText(*none), "Mock reply to: #mock-list:src a1.md a2.md #mock-write:w.txt=hi");
+
+  std::string only_list = R"([{"type":"function","name":"list_dir"}])";
+  std::string body = Body({UserMsg(u)}, only_list);
+  auto list = mock.Handle("responses", body, 0);
+  ASSERT_TRUE(list.has_value());
+  std::vector<std::string> items = DoneItems(*list);
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_NE(items[0].find("Mock plan: call list_dir\""), std::string::npos);
+  EXPECT_NE(items[1].find(R"("name":"list_dir","arguments":"{\"path\":\"src\"}")"),
+            std::string::npos);
+
+  auto all = mock.Handle("responses", Body({UserMsg(u)}), 0);
+  ASSERT_TRUE(all.has_value());
+  items = DoneItems(*all);
+  ASSERT_EQ(items.size(), 5u);
+  EXPECT_NE(items[0].find("Mock plan: call list_dir, read_file, read_file, write_file\""),
+            std::string::npos);
+  EXPECT_NE(items[4].find(R"("arguments":"{\"path\":\"w.txt\",\"content\":\"hi\"}")"),
+            std::string::npos);
+  EXPECT_NE(items[4].find("_3\"}"), std::string::npos);
+}
+
+TEST(MockModel, AgentsMdDirectivesApplyToReplies) {
+  MockModel mock;
+  auto sse = mock.Handle(
+      "responses",
+      Body({AgentsMd("reply prefix: [ok]\nreply in uppercase"), UserMsg("hello")}, "[]"), 0);
+  ASSERT_TRUE(sse.has_value());
+  EXPECT_EQ(ReplyText(*sse), "[ok] MOCK REPLY TO: HELLO");
+}
+
+TEST(MockModel, LastAgentsMdPartWinsAndRemovalClears) {
+  MockModel mock;
+  std::string replacement = AgentsMd(
+      "These AGENTS.md instructions replace all previously provided AGENTS.md instructions.\n\n"
+      "reply suffix: (done)");
+  auto sse = mock.Handle(
+      "responses",
+      Body({AgentsMd("reply in uppercase."), UserMsg("one"), replacement, UserMsg("two")}, "[]"),
+      0);
+  ASSERT_TRUE(sse.has_value());
+  EXPECT_EQ(ReplyText(*sse), "Mock reply to: two (done)");
+  std::string removal = AgentsMd("The previously provided AGENTS.md instructions no longer apply.");
+  sse = mock.Handle("responses",
+                    Body({AgentsMd("reply in uppercase"), removal, UserMsg("three")}, "[]"), 0);
+  ASSERT_TRUE(sse.has_value());
+  EXPECT_EQ(ReplyText(*sse), "Mock reply to: three");
+}
+
+TEST(MockModel, DirectivesApplyToToolSummaries) {
+  MockModel mock;
+  auto sse = mock.Handle("responses",
+                         Body({AgentsMd("reply prefix: >>"), UserMsg("#mock-write:a.txt=x"),
+                               Call("write_file", R"({"path":"a.txt","content":"x"})", "c"),
+                               Output("c", "Wrote 1 bytes to /repo/a.txt")}),
+                         0);
+  ASSERT_TRUE(sse.has_value());
+  EXPECT_EQ(ReplyText(*sse), ">> Wrote a.txt.");
+}
+
+TEST(MockModel, ReplyUsesFirstLineOfLastRealUserMessage) {
+  MockModel mock;
+  std::string long_line(100, 'z');
+  auto sse = mock.Handle(
+      "responses",
+      Body({UserMsg("older"), AgentsMd("nothing"),
+            R"({"type":"message","role":"user","content":[{"type":"input_text","text":")" +
+                long_line + R"(\nsecond"},{"type":"input_text","text":"third"}]})",
+            UserMsg("<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>")},
+           "[]"),
+      0);
+  ASSERT_TRUE(sse.has_value());
+  EXPECT_EQ(ReplyText(*sse), "Mock reply to: " + std::string(80, 'z'));
+}
+
+TEST(MockModel, CompactionPromptGivesMockSummary) {
+  MockModel mock;
+  std::string body =
+      Body({AgentsMd("reply in uppercase"), UserMsg("first task\nwith details"),
+            Call("read_file", R"({"path":"a.txt"})", "c1"), Output("c1", "L1: x"),
+            AssistantMsg("ok"), UserMsg(std::string(SummaryPrefix()) + "\nold summary"),
+            UserMsg("second task"), Call("read_file", R"({"path":"src/b.rs"})", "c2"),
+            Output("c2", "L1: y"), UserMsg(SummarizationPrompt())},
+           kBuiltinTools);
+  auto sse = mock.Handle("responses", body, 0);
+  ASSERT_TRUE(sse.has_value());
+  EXPECT_EQ(ReplyText(*sse),
+            "MOCK SUMMARY\n- user: first task\n- user: second task\n- read: a.txt\n- read: "
+            "src/b.rs");
+  std::vector<std::string> items = DoneItems(*sse);
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_NE(items[0].find("Mock plan: summarize"), std::string::npos);
+}
+
+TEST(MockModel, MockFailOnceThenRetrySucceeds) {
+  MockModel mock;
+  std::string body = Body({UserMsg("hi #mock-fail-once:server_error")}, "[]");
+  std::string h12 = Sha1Hex(body).substr(0, 12);
+  auto first = mock.Handle("responses", body, 0);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(*first,
+            "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":"
+            "\"resp_" +
+                h12 +
+                "\"}}\n\nevent: response.failed\ndata: {\"type\":\"response.failed\","
+                "\"response\":{\"id\":\"resp_" +
+                h12 +
+                "\",\"error\":{\"code\":\"server_error\",\"message\":\"Mock failure: "
+                "server_error. Please try again in 1s.\"}}}\n\n");
+  auto retry = mock.Handle("responses", body, 1000);
+  ASSERT_TRUE(retry.has_value());
+  std::vector<SseEvent> events = ParseSse(*retry);
+  EXPECT_EQ(events.back().type, "response.completed");
+  EXPECT_EQ(ReplyText(*retry), "Mock reply to: hi #mock-fail-once:server_error");
+  // A different body with the same directive fails again once.
+  auto other = mock.Handle("responses", Body({UserMsg("hi #mock-fail-once:server_error")}), 2000);
+  ASSERT_TRUE(other.has_value());
+  EXPECT_EQ(ParseSse(*other).back().type, "response.failed");
+}
+
+TEST(MockModel, MockFailAlwaysFails) {
+  MockModel mock;
+  std::string body = Body({UserMsg("#mock-fail:rate_limit_exceeded please")}, "[]");
+  for (int i = 0; i < 3; ++i) {
+    auto sse = mock.Handle("responses", body, i);
+    ASSERT_TRUE(sse.has_value());
+    std::vector<SseEvent> events = ParseSse(*sse);
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_EQ(events[1].type, "response.failed");
+    EXPECT_EQ(ToJson(*events[1].data.Find("response")->Find("error")),
+              R"({"code":"rate_limit_exceeded","message":"Mock failure: rate_limit_exceeded. )"
+              R"(Please try again in 1s."})");
+  }
+  // Failures never reach the cache.
+  EXPECT_EQ(mock.cache().EntryCount("mock-1", "s-1"), 0u);
+}
+
+TEST(MockModel, SameBodyTwiceDiffersOnlyInCachedTokens) {
+  MockModel mock;
+  std::string body = Body({UserMsg(std::string(6000, 'q') + " see notes.md")}, "[]");
+  auto first = mock.Handle("responses", body, 0);
+  auto second = mock.Handle("responses", body, 5000);
+  ASSERT_TRUE(first.has_value());
+  ASSERT_TRUE(second.has_value());
+  std::vector<SseEvent> a = ParseSse(*first);
+  std::vector<SseEvent> b = ParseSse(*second);
+  EXPECT_EQ(Usage(a).Find("input_tokens_details")->GetInt("cached_tokens"), 0);
+  std::int64_t input_tokens = *Usage(a).GetInt("input_tokens");
+  std::int64_t cached = *Usage(b).Find("input_tokens_details")->GetInt("cached_tokens");
+  auto prompt = PromptBytesFromBodyBytes(body);
+  ASSERT_TRUE(prompt.has_value());
+  EXPECT_EQ(static_cast<std::uint64_t>(input_tokens), TokensForBytes(prompt->size()));
+  EXPECT_EQ(static_cast<std::uint64_t>(cached), Cacheable(prompt->size() / 4));
+  EXPECT_GT(cached, 0);
+  std::string patched = *second;
+  std::string from = "\"cached_tokens\":" + std::to_string(cached);
+  std::size_t at = patched.find(from);
+  ASSERT_NE(at, std::string::npos);
+  patched.replace(at, from.size(), "\"cached_tokens\":0");
+  EXPECT_EQ(patched, *first);
+}
+
+TEST(MockModel, UsageAddsUp) {
+  MockModel mock;
+  std::string body = Body({UserMsg("Please read src/main.rs")});
+  auto sse = mock.Handle("responses", body, 0);
+  ASSERT_TRUE(sse.has_value());
+  std::vector<std::string> items = DoneItems(*sse);
+  ASSERT_EQ(items.size(), 2u);
+  auto prompt = PromptBytesFromBodyBytes(body);
+  ASSERT_TRUE(prompt.has_value());
+  std::vector<SseEvent> events = ParseSse(*sse);
+  const JsonValue& usage = Usage(events);
+  std::uint64_t in = TokensForBytes(prompt->size());
+  std::uint64_t out = Tok(items[0]) + Tok(items[1]);
+  EXPECT_EQ(ToJson(usage),
+            "{\"input_tokens\":" + std::to_string(in) +
+                ",\"input_tokens_details\":{\"cached_tokens\":0},\"output_tokens\":" +
+                std::to_string(out) + ",\"output_tokens_details\":{\"reasoning_tokens\":" +
+                std::to_string(Tok(items[0])) + "},\"total_tokens\":" + std::to_string(in + out) +
+                "}");
+}
+
+TEST(MockModel, GrowingConversationHitsTheCache) {
+  MockModel mock;
+  std::vector<std::string> items = {UserMsg(std::string(8000, 'a'))};
+  auto first = mock.Handle("responses", Body(items, "[]"), 0);
+  items.push_back(AssistantMsg("Mock reply to: aaa"));
+  items.push_back(UserMsg("next"));
+  std::string body2 = Body(items, "[]");
+  auto second = mock.Handle("responses", body2, 10000);
+  auto other_key = mock.Handle("responses", Body(items, "[]", "other"), 10000);
+  ASSERT_TRUE(first.has_value() && second.has_value() && other_key.has_value());
+  auto p1 = PromptBytesFromBodyBytes(Body({UserMsg(std::string(8000, 'a'))}, "[]"));
+  ASSERT_TRUE(p1.has_value());
+  EXPECT_EQ(Usage(ParseSse(*second)).Find("input_tokens_details")->GetInt("cached_tokens"),
+            static_cast<std::int64_t>(Cacheable(p1->size() / 4)));
+  EXPECT_EQ(Usage(ParseSse(*other_key)).Find("input_tokens_details")->GetInt("cached_tokens"), 0);
+}
+
+TEST(MockModel, CompactEndpointKeepsRealUserMessages) {
+  MockModel mock;
+  std::string body =
+      R"({"model":"mock-1","input":[)" + AgentsMd("x") + "," + UserMsg("first") + "," +
+      AssistantMsg("ok") + "," + UserMsg(std::string(SummaryPrefix()) + "\nS") + "," +
+      R"({"type":"message","role":"user","content":[{"type":"input_text","text":"second"},{"type":"input_image","image_url":"data:y"}]})" +
+      R"(],"tools":[],"parallel_tool_calls":true,"prompt_cache_key":"s-1"})";
+  auto out = mock.Handle("responses/compact", body, 0);
+  ASSERT_TRUE(out.has_value()) << out.error().message;
+  EXPECT_EQ(
+      *out,
+      R"({"output":[)" + UserMsg("first") +
+          R"(,{"type":"message","role":"user","content":[{"type":"input_text","text":"second"},{"type":"input_image","image_url":"data:y"}]})" +
+          R"(,{"type":"compaction","encrypted_content":"mockcmp_)" + Sha1Hex(body) + "\"}]}");
+}
+
+TEST(MockModel, CompactEndpointPassesThroughTheSimulator) {
+  MockModel mock;
+  std::string body = R"({"model":"mock-1","input":[)" + UserMsg(std::string(5000, 'c')) +
+                     R"(],"tools":[],"prompt_cache_key":"s-1"})";
+  ASSERT_TRUE(mock.Handle("responses/compact", body, 0).has_value());
+  EXPECT_EQ(mock.cache().EntryCount("mock-1", "s-1"), 1u);
+}
+
+TEST(MockModel, BadInputIsAnErrorAndChangesNothing) {
+  MockModel mock;
+  auto bad = mock.Handle("responses", "{oops", 0);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().code, ErrorCode::kInvalidJson);
+  EXPECT_NE(bad.error().message.find("invalid JSON at byte"), std::string::npos);
+  auto bad_compact = mock.Handle("responses/compact", "", 0);
+  ASSERT_FALSE(bad_compact.has_value());
+  EXPECT_EQ(bad_compact.error().code, ErrorCode::kInvalidJson);
+  for (std::string_view body : {R"([1])", R"({"input":{}})", R"({"model":1,"input":[]})",
+                                R"({"instructions":false})", R"({"tools":"x"})"}) {
+    auto r = mock.Handle("responses", body, 0);
+    ASSERT_FALSE(r.has_value()) << body;
+    EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput) << body;
+  }
+  auto endpoint = mock.Handle("v1/chat", Body({UserMsg("hi")}), 0);
+  ASSERT_FALSE(endpoint.has_value());
+  EXPECT_EQ(endpoint.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(mock.cache().EntryCount("mock-1", "s-1"), 0u);
+}
+
+TEST(MockModel, OddButValidBodies) {
+  MockModel mock;
+  // No input at all, no user message, odd items: still a reply.
+  auto empty = mock.Handle("responses", "{}", 0);
+  ASSERT_TRUE(empty.has_value());
+  EXPECT_EQ(ReplyText(*empty), "Mock reply to: ");
+  auto odd = mock.Handle("responses", R"({"input":[1,"x",null,{"type":"message"}]})", 0);
+  ASSERT_TRUE(odd.has_value());
+  EXPECT_EQ(ReplyText(*odd), "Mock reply to: ");
+  // Outputs with no user message before them are summarised.
+  auto orphan = mock.Handle("responses", "{\"input\":[" + Output("zz", "hello") + "]}", 0);
+  ASSERT_TRUE(orphan.has_value());
+  EXPECT_EQ(ReplyText(*orphan), "tool returned 5 bytes.");
+}
+
+}  // namespace
+}  // namespace agentctx

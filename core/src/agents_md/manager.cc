@@ -133,6 +133,16 @@ std::vector<std::string> AgentsMdManager::instruction_sources() const {
   return out;
 }
 
+JsonValue AgentsMdManager::InstructionsLoadedEvent() const {
+  JsonValue event = JsonValue::Object();
+  event.Set("type", JsonValue::String("instructions_loaded"));
+  JsonValue sources = JsonValue::Array();
+  for (const AgentsMdSource& s : loaded_.sources) sources.Push(JsonValue::String(s.path));
+  event.Set("sources", std::move(sources));
+  event.Set("generation", JsonValue::RawNumber(std::to_string(loaded_generation_)));
+  return event;
+}
+
 JsonValue AgentsMdManager::Inspect() const {
   auto opt_string = [](const std::optional<std::string>& s) {
     return s.has_value() ? JsonValue::String(*s) : JsonValue();

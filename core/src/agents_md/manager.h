@@ -87,6 +87,10 @@ class AgentsMdManager {
   std::uint64_t loaded_generation() const { return loaded_generation_; }
   const ProbeSet& probe_set() const { return probes_; }
 
+  /// `{"type":"instructions_loaded","sources":[…],"generation":g}` for the cached load (SPEC
+  /// §2.5); the session wraps it in an `event` effect when a refresh reports `reloaded`.
+  JsonValue InstructionsLoadedEvent() const;
+
   /// The inspect view (CLI `inspect --format agents`, playground panel), keys in this order:
   /// refresh, cache, generation, loaded_generation, text, fragment, sources
   /// [{path, environment_id, cwd, global}], warnings [{code, message}], error {code, message}

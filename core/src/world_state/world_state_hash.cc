@@ -19,7 +19,12 @@ std::string NormalizeCrlf(std::string_view s) {
 }
 
 void UpdateField(Sha1* sha, std::string_view raw) {
-  std::string bytes = NormalizeCrlf(raw);
+  std::string normalized;
+  std::string_view bytes = raw;
+  if (raw.find('\r') != std::string_view::npos) {
+    normalized = NormalizeCrlf(raw);
+    bytes = normalized;
+  }
   std::uint64_t len = bytes.size();
   char be[8];
   for (int i = 7; i >= 0; --i) {

@@ -321,6 +321,16 @@ TEST_F(AgentsMdManagerTest, OlderLoadCommittingFirstIsAlsoDiscarded) {
   EXPECT_EQ(Text(), "a");
 }
 
+TEST_F(AgentsMdManagerTest, InstructionsLoadedEvent) {
+  ASSERT_TRUE(fs_.AddFile("/home/AGENTS.md", "g", 1).has_value());
+  AgentsMdInputs in = Inputs();
+  in.config.home_dir = "/home";
+  RefreshOk(in);
+  EXPECT_EQ(ToJson(manager_.InstructionsLoadedEvent()),
+            R"({"type":"instructions_loaded","sources":["/home/AGENTS.md","/repo/AGENTS.md"],)"
+            R"("generation":1})");
+}
+
 TEST_F(AgentsMdManagerTest, InspectView) {
   AgentsMdInputs in = Inputs(AgentsMdRefresh::kProbe);
   RefreshOk(in);

@@ -117,6 +117,19 @@ TEST(MessageKind, NonMessagesAndOddShapes) {
             MessageKind::kRealUser);
 }
 
+TEST(MessageKind, MatchContextualMarkerNamesTheFragment) {
+  EXPECT_EQ(MatchContextualMarker(
+                "# AGENTS.md instructions for /r\n\n<INSTRUCTIONS>\nx\n</INSTRUCTIONS>"),
+            ContextualMarker::kAgentsMd);
+  EXPECT_EQ(MatchContextualMarker(" <environment_context>\n</environment_context>\n"),
+            ContextualMarker::kEnvironmentContext);
+  EXPECT_EQ(MatchContextualMarker("<skills_instructions>\nx\n</skills_instructions>"),
+            ContextualMarker::kSkills);
+  EXPECT_EQ(MatchContextualMarker("<environment_context>x</skills_instructions>"),
+            ContextualMarker::kNone);
+  EXPECT_EQ(MatchContextualMarker(""), ContextualMarker::kNone);
+}
+
 TEST(MessageKind, MessageTextsKeepsOrder) {
   JsonValue m = Message("user", {"a", "b"});
   std::vector<std::string_view> texts = MessageTexts(m, "input_text");

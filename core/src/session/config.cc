@@ -112,9 +112,10 @@ Result<void> ParseModel(const JsonValue& raw, ModelConfig* m) {
     if (!OneOf(mode, {"bytes", "tokens"})) {
       return Invalid("model.truncation.mode must be bytes or tokens");
     }
-    m->truncation.mode =
-        mode == "bytes" ? TruncationPolicy::Mode::kBytes : TruncationPolicy::Mode::kTokens;
-    ACTX_TRY_VOID(ReadInt(*t, "limit", "model.truncation.limit", 0, &m->truncation.limit));
+    m->truncation.mode = mode == "bytes" ? TruncationMode::kBytes : TruncationMode::kTokens;
+    std::int64_t limit = 10000;
+    ACTX_TRY_VOID(ReadInt(*t, "limit", "model.truncation.limit", 0, &limit));
+    m->truncation.limit = static_cast<std::uint64_t>(limit);
   }
   return {};
 }

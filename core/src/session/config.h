@@ -13,14 +13,9 @@
 #include "agentctx/result.h"
 #include "protocol/json_value.h"
 #include "protocol/warning.h"
+#include "tools/output_truncation.h"
 
 namespace agentctx {
-
-struct TruncationPolicy {
-  enum class Mode { kBytes, kTokens };
-  Mode mode = Mode::kBytes;
-  std::int64_t limit = 10000;
-};
 
 struct ModelConfig {
   std::string slug;

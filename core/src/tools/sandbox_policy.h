@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
-namespace agentctx {
+#include "protocol/sandbox_mode.h"
 
-enum class SandboxMode { kReadOnly, kWorkspaceWrite, kDangerFullAccess };
+namespace agentctx {
 
 struct SandboxPolicy {
   SandboxMode mode = SandboxMode::kWorkspaceWrite;

@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "protocol/json_value.h"
+#include "protocol/sandbox_mode.h"
 
 namespace agentctx {
 
-enum class SandboxMode { kReadOnly, kWorkspaceWrite, kDangerFullAccess };
 enum class ApprovalPolicy { kNever, kOnRequest, kOnFailure, kUnlessTrusted };
 enum class EnvironmentStatus { kAvailable, kStarting };
 enum class ToolPolicy { kApply, kDefer };
@@ -36,7 +36,7 @@ struct SandboxInputs {
 };
 
 /// The AGENTS.md manager's current result (SPEC §4, §5). `text` unset (or empty) = no text.
-struct AgentsMdInputs {
+struct AgentsMdSectionInputs {
   std::string directory;  // the cwd the text was loaded for (snapshot `directory`)
   std::optional<std::string> text;
 };
@@ -78,7 +78,7 @@ struct WorldInputs {
   SandboxInputs sandbox;
   ApprovalPolicy approval_policy = ApprovalPolicy::kOnRequest;
   std::optional<std::string> developer_instructions;
-  AgentsMdInputs agents_md;
+  AgentsMdSectionInputs agents_md;
   std::vector<SkillInput> skills;
   std::vector<EnvironmentInput> environments;  // first = primary
   EnvironmentContextInputs environment_context;

@@ -11,15 +11,6 @@ const std::string* CurrentText(const WorldInputs& inputs) {
 
 }  // namespace
 
-std::string RenderAgentsMdFragment(std::string_view cwd, std::string_view body) {
-  std::string text = "# AGENTS.md instructions for ";
-  text.append(cwd);
-  text += "\n\n<INSTRUCTIONS>\n";
-  text.append(body);
-  text += "\n</INSTRUCTIONS>";
-  return text;
-}
-
 std::optional<Markers> AgentsMdSection::markers() const {
   return Markers{"# AGENTS.md instructions", "</INSTRUCTIONS>"};
 }

@@ -11,18 +11,12 @@
 #include <string>
 #include <string_view>
 
+#include "agents_md/assembly.h"
 #include "world_state/section.h"
 
 namespace agentctx {
 
 inline constexpr std::string_view kAgentsMdSectionId = "agents_md";
-inline constexpr std::string_view kAgentsMdReplacementNotice =
-    "These AGENTS.md instructions replace all previously provided AGENTS.md instructions.";
-inline constexpr std::string_view kAgentsMdRemovalNotice =
-    "The previously provided AGENTS.md instructions no longer apply.";
-
-/// `# AGENTS.md instructions for <cwd>\n\n<INSTRUCTIONS>\n` + body + `\n</INSTRUCTIONS>`.
-std::string RenderAgentsMdFragment(std::string_view cwd, std::string_view body);
 
 class AgentsMdSection : public WorldStateSection {
  public:

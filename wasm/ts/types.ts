@@ -34,8 +34,14 @@ export interface Caller<Methods> {
     method: M,
     input?: Methods[M] extends { input: infer I } ? I : never,
   ): Methods[M] extends { output: infer O } ? O : never;
-  /** Calls any method; throws AgentctxError for an error envelope. */
-  call<T = unknown>(method: string, input?: unknown): T;
+  /**
+   * Calls any other method; throws AgentctxError for an error envelope. (`M` keeps known
+   * methods on the typed overload above; pass `T` alone to type the result.)
+   */
+  call<T = unknown, M extends string = string>(
+    method: M extends keyof Methods ? never : M,
+    input?: unknown,
+  ): T;
   /** Like call(), with the input already serialised as JSON text. */
   callJson<T = unknown>(method: string, json: string): T;
   /** The raw envelope text, byte for byte; envelope errors are returned, not thrown. */

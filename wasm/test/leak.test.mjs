@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // No per-session leaks (ARCHITECTURE §6): 10 000 sessions opened and closed leave 0 handles; the
-// FinalizationRegistry closes sessions that were dropped without close().
+// FinalizationRegistry closes sessions dropped without close() and deletes the native Engine of
+// an engine dropped without dispose() (never while one of its sessions is reachable).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
@@ -8,6 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { createEngine, createMemoryFileSystem } from 'agentctx';
+import { wrapEngine } from '../dist/engine.js';
 
 test('10 000 sessions opened and closed leave 0 open handles', async () => {
   const engine = await createEngine();
@@ -28,9 +30,10 @@ test('10 000 sessions with a memory FileSystem: 0 handles after close', async ()
   engine.dispose();
 });
 
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc');
+
 test('dropped sessions are closed by the FinalizationRegistry', { timeout: 30000 }, async () => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc');
   const engine = await createEngine();
   (() => {
     for (let i = 0; i < 100; i++) engine.openSession();
@@ -42,4 +45,31 @@ test('dropped sessions are closed by the FinalizationRegistry', { timeout: 30000
   }
   assert.equal(engine.stats().open_handles, 0);
   engine.dispose();
+});
+
+async function collectUntil(condition) {
+  for (let i = 0; i < 100 && !condition(); i++) {
+    gc();
+    await sleep(20);
+  }
+  return condition();
+}
+
+test('a session keeps its engine alive; a dropped engine deletes its native Engine', { timeout: 30000 }, async () => {
+  // A stand-in for the Embind Engine, so deletion is observable (internal wrapEngine).
+  let deleted = 0;
+  const native = {
+    open: () => 1,
+    call: () => '{"v":1,"ok":true,"value":{"open_handles":1}}',
+    close() {},
+    version: () => '0.0.0',
+    delete() { deleted++; },
+  };
+  let session = wrapEngine(native).openSession();
+  assert.equal(await collectUntil(() => deleted > 0), false);
+  assert.equal(session.closed, false);
+  assert.equal(session.engine.stats().open_handles, 1);
+  session = undefined;
+  assert.equal(await collectUntil(() => deleted > 0), true);
+  assert.equal(deleted, 1);
 });

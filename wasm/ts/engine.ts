@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // AgentctxEngine and SessionHandle: the TS layer over the one Embind `Engine` (ARCHITECTURE §6).
 // Invariants:
-//  1. One native Engine per AgentctxEngine, never handed out; dispose() deletes it.
+//  1. One native Engine per AgentctxEngine, never handed out; dispose() deletes it, and so does
+//     a FinalizationRegistry when the engine and all its sessions became unreachable (each
+//     session keeps its engine alive).
 //  2. A session is a plain object holding a handle: close() (or [Symbol.dispose]) releases it,
 //     a FinalizationRegistry closes handles of sessions that were dropped unclosed.
 //  3. Generic over methods: every call is call(handle, method, json) -> envelope; error
@@ -44,11 +46,27 @@ class EngineState {
     if (!this.live.delete(handle) || this.disposed) return;
     this.native.close(handle);
   }
+
+  dispose(): void {
+    if (this.disposed) return;
+    for (const handle of this.live) this.native.close(handle);
+    this.live.clear();
+    this.disposed = true;
+    this.native.delete();
+  }
 }
+
+// Frees the native Engine of an AgentctxEngine that was dropped without dispose().
+const engines = new FinalizationRegistry<EngineState>((state) => state.dispose());
 
 class Session implements SessionHandle {
   #closed = false;
-  constructor(private readonly state: EngineState, readonly handle: number) {}
+  constructor(
+    private readonly state: EngineState,
+    readonly handle: number,
+    // Also keeps the engine (and so its native Engine) alive while the session is reachable.
+    readonly engine: AgentctxEngine,
+  ) {}
 
   get closed(): boolean {
     return this.#closed || this.state.disposed;
@@ -78,6 +96,7 @@ class Engine implements AgentctxEngine {
   readonly #state: EngineState;
   constructor(native: EmbindEngine) {
     this.#state = new EngineState(native);
+    engines.register(this, this.#state, this);
   }
 
   version(): string {
@@ -106,17 +125,13 @@ class Engine implements AgentctxEngine {
       throw new AgentctxError('internal', 'the engine refused to open a session (handle table full)');
     }
     state.live.add(handle);
-    const session = new Session(state, handle);
+    const session = new Session(state, handle, this);
     state.registry.register(session, handle, session);
     return session;
   }
   dispose(): void {
-    const state = this.#state;
-    if (state.disposed) return;
-    for (const handle of state.live) state.native.close(handle);
-    state.live.clear();
-    state.disposed = true;
-    state.native.delete();
+    engines.unregister(this);
+    this.#state.dispose();
   }
   declare [Symbol.dispose]: () => void;
 }

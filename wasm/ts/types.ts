@@ -52,6 +52,8 @@ export interface Caller<Methods> {
 export interface SessionHandle extends Caller<SessionMethods> {
   /** The engine's handle number (> 0). */
   readonly handle: number;
+  /** The engine the session belongs to (a session keeps its engine alive). */
+  readonly engine: AgentctxEngine;
   /** True after close() or after the engine was disposed. */
   readonly closed: boolean;
   /** Releases the handle; closing twice is a no-op. */

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: MIT
+# The Embind ES module of the npm package `agentctx` (ARCHITECTURE §6, TOOLCHAIN §4):
+#   build/wasm/wasm/agentctx.mjs + agentctx.wasm, copied into wasm/dist by
+#   scripts/assemble_package.mjs. One bound class (wasm/src/bindings.cc), no exceptions, no
+#   Emscripten FS (the core's only I/O is the injected JS FileSystem), no eval (CSP-friendly).
+add_executable(agentctx_embind
+  "${PROJECT_SOURCE_DIR}/wasm/src/bindings.cc"
+  "${PROJECT_SOURCE_DIR}/wasm/src/js_file_system.cc")
+target_link_libraries(agentctx_embind PRIVATE agentctx_core embind)
+set_target_properties(agentctx_embind PROPERTIES
+  OUTPUT_NAME agentctx
+  SUFFIX ".mjs"
+  RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/wasm")
+set(_actx_shim "${PROJECT_SOURCE_DIR}/wasm/js/node_esm_shim.js")
+target_compile_options(agentctx_embind PRIVATE $<$<CONFIG:Release>:-Oz>)
+target_link_options(agentctx_embind PRIVATE
+  $<$<CONFIG:Release>:-Oz>
+  -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createAgentctxModule
+  -sENVIRONMENT=web,worker,node -sALLOW_MEMORY_GROWTH=1 -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0
+  # Leave the host's process handlers alone (an embedding app owns exit/unhandledRejection).
+  -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
+  "SHELL:--extern-pre-js ${_actx_shim}")
+# The shim is not a source file: relink when it changes.
+set_property(TARGET agentctx_embind APPEND PROPERTY LINK_DEPENDS "${_actx_shim}")

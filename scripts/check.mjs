@@ -4,10 +4,12 @@
 //  - clang-format-14 --dry-run -Werror over C++ sources;
 //  - RapidJSON is included only by core/src/protocol/json_codec.cc;
 //  - core/ does no I/O: no <fstream>/<filesystem>/<chrono>/<thread>/<random>, fopen, getenv,
-//    stdout, throw/try.
+//    stdout, throw/try;
+//  - wasm/ts/generated/error_codes.ts is fresh (regenerated in memory from error_codes.def).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { OUT_PATH, readDef, renderErrorCodes } from './gen_error_codes.mjs';
 
 const failures = [];
 function walk(dir, out = []) {
@@ -41,6 +43,14 @@ for (const f of sources) {
       [/\bthrow\b|\btry\s*\{/, 'exceptions'],
     ];
     for (const [re, what] of banned) if (re.test(code)) failures.push(`${f}: core/ must not use ${what}`);
+  }
+}
+
+{
+  let committed = null;
+  try { committed = readFileSync(OUT_PATH, 'utf8'); } catch { /* reported below */ }
+  if (committed !== renderErrorCodes(readDef())) {
+    failures.push(`${OUT_PATH} is stale or missing: run node scripts/gen_error_codes.mjs and commit it`);
   }
 }
 

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// SPDX-License-Identifier: MIT
+// Static server for the playground (TOOLCHAIN §7): web/ at "/", the built package wasm/dist at
+// "/agentctx/". Binds 127.0.0.1 only; PORT env (default 0 = a random free port); prints the URL.
+// Rules: GET/HEAD only; .wasm -> application/wasm, .mjs/.js -> text/javascript; /favicon.ico
+// -> 204 (no console 404); no path traversal (decoded segments "..", "\", NUL are refused and
+// the resolved path must stay under its root); no caching (a dev server).
+//   node scripts/serve.mjs            or   import { startServer } from './serve.mjs'
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { dirname, extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.ts': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+// URL prefix -> directory; the longest matching prefix wins.
+function mounts(webRoot, packageRoot) {
+  return [
+    ['/agentctx/', packageRoot],
+    ['/', webRoot],
+  ];
+}
+
+// Maps a request path to a file under one of the roots, or null when it is not allowed.
+function resolvePath(urlPath, table) {
+  for (const [prefix, dir] of table) {
+    if (!urlPath.startsWith(prefix)) continue;
+    let segments;
+    try {
+      segments = urlPath.slice(prefix.length).split('/').map((s) => decodeURIComponent(s));
+    } catch {
+      return null; // malformed %-escape
+    }
+    if (segments.some((s) => s === '..' || s === '.' || s.includes('\\') || s.includes('/') || s.includes('\0'))) {
+      return null;
+    }
+    const file = resolve(dir, ...segments.filter((s) => s !== ''));
+    return file === dir || file.startsWith(dir + sep) ? file : null;
+  }
+  return null;
+}
+
+function send(res, status, body = '', type = 'text/plain; charset=utf-8') {
+  res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  res.end(body);
+}
+
+/**
+ * Starts the server. Resolves to {server, port, url, close()} once it listens.
+ * Options: port (default 0), webRoot (default web/), packageRoot (default wasm/dist).
+ */
+export async function startServer({ port = 0, webRoot = join(repo, 'web'), packageRoot = join(repo, 'wasm/dist') } = {}) {
+  const table = mounts(resolve(webRoot), resolve(packageRoot));
+  const server = createServer(async (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed\n');
+    const urlPath = (req.url ?? '/').split('?')[0].split('#')[0];
+    if (urlPath === '/favicon.ico') return send(res, 204);
+    let file = resolvePath(urlPath, table);
+    if (file === null) return send(res, 404, 'not found\n');
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
+        'Content-Length': body.length,
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch {
+      send(res, 404, 'not found\n');
+    }
+  });
+  await new Promise((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolveListen();
+    });
+  });
+  const actual = server.address().port;
+  return {
+    server,
+    port: actual,
+    url: `http://127.0.0.1:${actual}/`,
+    close: () => new Promise((r) => {
+      server.closeAllConnections?.();
+      server.close(() => r());
+    }),
+  };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const port = Number(process.env.PORT ?? 0);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`serve: PORT must be an integer 0-65535, got ${process.env.PORT}`);
+    process.exit(1);
+  }
+  if (!existsSync(join(repo, 'wasm/dist/index.js'))) {
+    console.warn('serve: wasm/dist is not built yet (run: npm run build, or node scripts/assemble_package.mjs)');
+  }
+  const { url, close } = await startServer({ port });
+  console.log(`agentctx playground: ${url}`);
+  const stop = () => close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// The Embind adapter (ARCHITECTURE §6 "Embind"): ONE bound class, `Engine`, a thin transport over
+// agentctx::Engine:
+//   new Engine()                      one per AgentctxEngine (the TS layer never hands it out)
+//   open(fileSystems) -> handle       fileSystems: undefined | {name: JS FileSystem object}
+//   call(handle, method, json) -> envelope string
+//   close(handle)
+//   version() -> "0.1.0"
+// Invariants: no method throws or aborts on bad input. open() answers 0 for a full table or a
+// malformed fileSystems argument (nothing is registered then); call() always returns an envelope.
+// Nothing else is bound: no value_object, vectors or returned objects (no per-object leaks).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "agentctx/engine.h"
+#include "js_file_system.h"
+
+namespace agentctx {
+namespace {
+
+using emscripten::val;
+
+class EngineBinding {
+ public:
+  std::uint32_t Open(val file_systems) {
+    std::vector<std::pair<std::string, val>> named;
+    if (!file_systems.isUndefined() && !file_systems.isNull()) {
+      if (file_systems.typeOf().as<std::string>() != "object") return 0;
+      val keys = val::global("Object").call<val>("keys", file_systems);
+      const std::uint32_t count = keys["length"].as<std::uint32_t>();
+      for (std::uint32_t i = 0; i < count; ++i) {
+        std::string name = keys[i].as<std::string>();
+        val fs = file_systems[name];
+        if (name.empty() || !JsFileSystem::IsValid(fs)) return 0;
+        named.emplace_back(std::move(name), std::move(fs));
+      }
+    }
+    const std::uint32_t handle = engine_.Open();
+    if (handle == 0) return 0;
+    for (auto& [name, fs] : named) {
+      engine_.AddFileSystem(handle, name, std::make_shared<JsFileSystem>(std::move(fs)));
+    }
+    return handle;
+  }
+
+  std::string Call(std::uint32_t handle, std::string method, std::string input_json) {
+    return engine_.Call(handle, method, input_json);
+  }
+
+  void Close(std::uint32_t handle) { engine_.Close(handle); }
+
+  std::string Version() const { return std::string(Engine::Version()); }
+
+ private:
+  Engine engine_;
+};
+
+}  // namespace
+}  // namespace agentctx
+
+EMSCRIPTEN_BINDINGS(agentctx) {
+  emscripten::class_<agentctx::EngineBinding>("Engine")
+      .constructor<>()
+      .function("open", &agentctx::EngineBinding::Open)
+      .function("call", &agentctx::EngineBinding::Call)
+      .function("close", &agentctx::EngineBinding::Close)
+      .function("version", &agentctx::EngineBinding::Version);
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+// JS FileSystems: createMemoryFileSystem (SPEC §3 vectors), createNodeFileSystem (Node only,
+// not a sandbox), and how sessions accept or refuse FileSystem objects.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { AgentctxError, createEngine, createMemoryFileSystem, createNodeFileSystem } from 'agentctx';
+
+const text = (bytes) => new TextDecoder().decode(bytes);
+
+test('open({workspace: memoryFs}) opens a session holding the FileSystem', async () => {
+  const engine = await createEngine();
+  const fs = createMemoryFileSystem({ '/repo/AGENTS.md': '# rules\n', '/repo/src/a.ts': new Uint8Array([1, 2]) });
+  const session = engine.openSession({ workspace: fs, scratch: createMemoryFileSystem() });
+  assert.ok(session.handle > 0);
+  assert.equal(engine.stats().open_handles, 1);
+  session.close();
+  assert.equal(engine.stats().open_handles, 0);
+  engine.dispose();
+});
+
+test('bad FileSystem objects are AgentctxError invalid_input, never a crash or a leaked handle', async () => {
+  const engine = await createEngine();
+  const fs = createMemoryFileSystem();
+  const bad = [42, 'x', [fs], { workspace: 42 }, { workspace: null }, { workspace: {} },
+    { workspace: { ...fs, list: undefined } }, { '': fs }];
+  for (const arg of bad) {
+    assert.throws(() => engine.openSession(arg), (err) => err instanceof AgentctxError && err.code === 'invalid_input',
+      JSON.stringify(arg));
+  }
+  assert.throws(() => engine.openSession({ workspace: {} }), /missing: stat, read, list, write, sandboxed/);
+  assert.equal(engine.stats().open_handles, 0);
+  // A FileSystem whose methods throw is accepted: the guard turns exceptions into io failures.
+  const throwing = { stat() { throw new Error('boom'); }, read() { throw 1; }, list() { throw 1; },
+    write() { throw 1; }, sandboxed() { throw 1; } };
+  const session = engine.openSession({ workspace: throwing });
+  session.close();
+  assert.equal(engine.stats().open_handles, 0);
+  engine.dispose();
+});
+
+test('memory FileSystem: stat, read, list and the SPEC §3 error vectors', () => {
+  const fs = createMemoryFileSystem({ '/w/a.txt': 'héllo', '/w/sub/b.bin': new Uint8Array([0, 255]) });
+  assert.equal(fs.sandboxed(), true);
+  assert.deepEqual(fs.stat('/w/a.txt'), { ok: true, kind: 'file', size: 6, mtime_ms: 0 });
+  assert.deepEqual(fs.stat('/w'), { ok: true, kind: 'dir', size: 0, mtime_ms: 0 });
+  assert.equal(fs.stat('/nope').code, 'not_found');
+  assert.equal(fs.read('/w', 10).code, 'is_a_directory');
+  assert.equal(fs.stat('/w/a.txt/x').code, 'not_a_directory');
+  assert.equal(fs.list('/w/a.txt').code, 'not_a_directory');
+  for (const p of ['w/a.txt', '/w/', '/w//a.txt', '/w/./a.txt', '/w/../w', '', '/a\u0000b']) {
+    assert.equal(fs.stat(p).code, 'invalid_path', p);
+  }
+  assert.equal(text(fs.read('/w/a.txt', 100).data), 'héllo');
+  assert.deepEqual([...fs.read('/w/a.txt', 2).data], [0x68, 0xc3]); // bytes, not characters
+  assert.equal(fs.read('/w/a.txt', 0).data.length, 0);
+  const listed = fs.list('/w');
+  assert.equal(listed.ok, true);
+  assert.deepEqual(listed.entries.sort((a, b) => (a.name < b.name ? -1 : 1)),
+    [{ name: 'a.txt', kind: 'file' }, { name: 'sub', kind: 'dir' }]);
+  assert.deepEqual(fs.list('/').entries, [{ name: 'w', kind: 'dir' }]);
+  assert.deepEqual(fs.paths(), ['/w/a.txt', '/w/sub/b.bin']);
+});
+
+test('memory FileSystem: writes (mtime = max(clock, previous + 1)), parents, copies', () => {
+  let now = 5;
+  const fs = createMemoryFileSystem({}, { clock: () => now });
+  const bytes = new TextEncoder().encode('one');
+  assert.deepEqual(fs.write('/a.txt', bytes, false), { ok: true });
+  bytes[0] = 0x4f; // the FileSystem kept its own copy
+  assert.equal(text(fs.read('/a.txt', 10).data), 'one');
+  assert.equal(fs.stat('/a.txt').mtime_ms, 5);
+  fs.write('/a.txt', new TextEncoder().encode('two'), false);
+  assert.equal(fs.stat('/a.txt').mtime_ms, 6);
+  now = 100;
+  fs.write('/a.txt', new Uint8Array(), false);
+  assert.deepEqual(fs.stat('/a.txt'), { ok: true, kind: 'file', size: 0, mtime_ms: 100 });
+  assert.equal(fs.write('/d/e/f.txt', bytes, false).code, 'not_found');
+  assert.deepEqual(fs.write('/d/e/f.txt', bytes, true), { ok: true });
+  assert.equal(fs.stat('/d/e').kind, 'dir');
+  assert.equal(fs.write('/d', bytes, true).code, 'is_a_directory');
+  assert.equal(fs.write('/a.txt/x', bytes, true).code, 'not_a_directory');
+  assert.equal(fs.write('/x/../y', bytes, true).code, 'invalid_path');
+});
+
+test('createMemoryFileSystem refuses bad keys with invalid_path', () => {
+  for (const files of [{ 'a.txt': 'x' }, { '/': 'x' }, { '/a/': 'x' }, { '/a': 'x', '/a/b': 'y' }]) {
+    assert.throws(() => createMemoryFileSystem(files), { code: 'invalid_path' }, JSON.stringify(files));
+  }
+});
+
+test('Node directory FileSystem: a convenience over node:fs (not a sandbox)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'agentctx-nodefs-'));
+  try {
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'src/a.txt'), 'hello');
+    symlinkSync('src/a.txt', join(root, 'link'));
+    const fs = createNodeFileSystem(root);
+    assert.equal(fs.sandboxed(), false);
+    const st = fs.stat('/src/a.txt');
+    assert.equal(st.ok && st.kind, 'file');
+    assert.equal(st.size, 5);
+    assert.equal(Number.isInteger(st.mtime_ms), true);
+    assert.equal(fs.stat('/link').kind, 'file'); // stat follows symlinks
+    assert.equal(text(fs.read('/src/a.txt', 3).data), 'hel');
+    assert.equal(fs.read('/src', 3).code, 'is_a_directory');
+    assert.equal(fs.stat('/missing').code, 'not_found');
+    assert.equal(fs.stat('/src/a.txt/x').code, 'not_a_directory');
+    assert.equal(fs.stat('/src/../..').code, 'invalid_path');
+    assert.equal(fs.stat('relative').code, 'invalid_path');
+    const names = fs.list('/').entries.map((e) => `${e.name}:${e.kind}`).sort();
+    assert.deepEqual(names, ['link:symlink', 'src:dir']);
+    assert.deepEqual(fs.write('/new/dir/b.txt', new TextEncoder().encode('b'), true), { ok: true });
+    assert.equal(readFileSync(join(root, 'new/dir/b.txt'), 'utf8'), 'b');
+    assert.equal(fs.write('/none/c.txt', new Uint8Array(), false).code, 'not_found');
+    assert.equal(fs.write('/', new Uint8Array(), false).code, 'is_a_directory');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

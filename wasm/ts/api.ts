@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+// The public surface shared by both entry points (index.ts for browsers/bundlers, index.node.ts
+// for Node). Everything here is free of Node built-ins.
+export { AgentctxError, isErrorCode } from './errors.js';
+export { ERROR_CODES, ERROR_CODE_DOCS, FILE_SYSTEM_ERROR_CODES } from './generated/error_codes.js';
+export type { ErrorCode, FileSystemErrorCode } from './generated/error_codes.js';
+export type {
+  FileKind, FileSystem, FsDirEntry, FsFailure, FsResult, FsStat,
+} from './file_system.js';
+export { createMemoryFileSystem } from './memory_file_system.js';
+export type { MemoryFileSystem, MemoryFileSystemOptions } from './memory_file_system.js';
+export type {
+  AgentctxEngine, Caller, EngineMethods, EngineOptions, EngineStats, SessionHandle, SessionMethods,
+} from './types.js';

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// AgentctxEngine and SessionHandle: the TS layer over the one Embind `Engine` (ARCHITECTURE §6).
+// Invariants:
+//  1. One native Engine per AgentctxEngine, never handed out; dispose() deletes it, and so does
+//     a FinalizationRegistry when the engine and all its sessions became unreachable (each
+//     session keeps its engine alive).
+//  2. A session is a plain object holding a handle: close() (or [Symbol.dispose]) releases it,
+//     a FinalizationRegistry closes handles of sessions that were dropped unclosed.
+//  3. Generic over methods: every call is call(handle, method, json) -> envelope; error
+//     envelopes become AgentctxError (errors.ts). Known methods get types via EngineMethods /
+//     SessionMethods (interfaces other modules may augment).
+import type { EmbindEngine } from './embind_module.js';
+import { AgentctxError, unwrapEnvelope } from './errors.js';
+import { guardFileSystems, type FileSystem } from './file_system.js';
+import type { AgentctxEngine, EngineStats, SessionHandle } from './types.js';
+
+function serialise(input: unknown): string {
+  if (input === undefined) return '{}';
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(input);
+  } catch (cause) {
+    throw new AgentctxError('invalid_input', 'the input cannot be serialised as JSON', undefined, { cause });
+  }
+  if (json === undefined) throw new AgentctxError('invalid_input', 'the input cannot be serialised as JSON');
+  return json;
+}
+
+const hasDisposeSymbol = typeof Symbol.dispose === 'symbol';
+
+class EngineState {
+  readonly live = new Set<number>();
+  readonly registry = new FinalizationRegistry<number>((handle) => this.release(handle));
+  disposed = false;
+  constructor(readonly native: EmbindEngine) {}
+
+  raw(handle: number, method: string, json: string): string {
+    if (this.disposed) throw new AgentctxError('invalid_state', 'the engine has been disposed');
+    if (typeof method !== 'string' || typeof json !== 'string') {
+      throw new AgentctxError('invalid_input', 'method and json must be strings');
+    }
+    return this.native.call(handle, method, json);
+  }
+
+  release(handle: number): void {
+    if (!this.live.delete(handle) || this.disposed) return;
+    this.native.close(handle);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    for (const handle of this.live) this.native.close(handle);
+    this.live.clear();
+    this.disposed = true;
+    this.native.delete();
+  }
+}
+
+// Frees the native Engine of an AgentctxEngine that was dropped without dispose().
+const engines = new FinalizationRegistry<EngineState>((state) => state.dispose());
+
+class Session implements SessionHandle {
+  #closed = false;
+  constructor(
+    private readonly state: EngineState,
+    readonly handle: number,
+    // Also keeps the engine (and so its native Engine) alive while the session is reachable.
+    readonly engine: AgentctxEngine,
+  ) {}
+
+  get closed(): boolean {
+    return this.#closed || this.state.disposed;
+  }
+
+  // `any`: one implementation serves both overloads of Caller.call.
+  call(method: string, input?: unknown): any {
+    return this.callJson(method, serialise(input));
+  }
+  callJson<T>(method: string, json: string): T {
+    return unwrapEnvelope(this.callRaw(method, json)) as T;
+  }
+  callRaw(method: string, json: string): string {
+    if (this.#closed) throw new AgentctxError('bad_handle', `session ${this.handle} is closed`);
+    return this.state.raw(this.handle, method, json);
+  }
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.state.registry.unregister(this);
+    this.state.release(this.handle);
+  }
+  declare [Symbol.dispose]: () => void;
+}
+
+class Engine implements AgentctxEngine {
+  readonly #state: EngineState;
+  constructor(native: EmbindEngine) {
+    this.#state = new EngineState(native);
+    engines.register(this, this.#state, this);
+  }
+
+  version(): string {
+    if (this.#state.disposed) throw new AgentctxError('invalid_state', 'the engine has been disposed');
+    return this.#state.native.version();
+  }
+  // `any`: one implementation serves both overloads of Caller.call.
+  call(method: string, input?: unknown): any {
+    return this.callJson(method, serialise(input));
+  }
+  callJson<T>(method: string, json: string): T {
+    return unwrapEnvelope(this.callRaw(method, json)) as T;
+  }
+  callRaw(method: string, json: string): string {
+    return this.#state.raw(0, method, json);
+  }
+  stats(): EngineStats {
+    return this.callJson<EngineStats>('stats', '{}');
+  }
+  openSession(fileSystems?: Readonly<Record<string, FileSystem>>): SessionHandle {
+    const state = this.#state;
+    if (state.disposed) throw new AgentctxError('invalid_state', 'the engine has been disposed');
+    const guarded = guardFileSystems(fileSystems);
+    const handle = state.native.open(guarded);
+    if (handle === 0) {
+      throw new AgentctxError('internal', 'the engine refused to open a session (handle table full)');
+    }
+    state.live.add(handle);
+    const session = new Session(state, handle, this);
+    state.registry.register(session, handle, session);
+    return session;
+  }
+  dispose(): void {
+    engines.unregister(this);
+    this.#state.dispose();
+  }
+  declare [Symbol.dispose]: () => void;
+}
+
+if (hasDisposeSymbol) {
+  Object.defineProperty(Session.prototype, Symbol.dispose, {
+    value: function (this: Session) { this.close(); },
+  });
+  Object.defineProperty(Engine.prototype, Symbol.dispose, {
+    value: function (this: Engine) { this.dispose(); },
+  });
+}
+
+/** Wraps a fresh native Engine (internal: the entry points call this after loading). */
+export function wrapEngine(native: EmbindEngine): AgentctxEngine {
+  return new Engine(native);
+}

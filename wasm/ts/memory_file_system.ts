@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+// createMemoryFileSystem: a pure-JS, sandboxed FileSystem over an in-memory tree (SPEC §3), for
+// browsers and tests. Invariants: every ancestor of an entry is a directory ("/" always exists);
+// stored bytes are private copies; each write sets mtime_ms = max(clock(), previous + 1), so
+// AGENTS.md probes see every edit (clock defaults to 0: mtimes are then a per-file counter and
+// runs are deterministic).
+import { AgentctxError } from './errors.js';
+import { isNormalizedPath, type FileSystem, type FsDirEntry, type FsFailure } from './file_system.js';
+
+export interface MemoryFileSystemOptions {
+  /** The clock for mtimes in ms (default () => 0). */
+  clock?: () => number;
+}
+
+/** A sandboxed in-memory FileSystem; `paths()` lists its files for inspection. */
+export interface MemoryFileSystem extends FileSystem {
+  /** Every file path, sorted. */
+  paths(): string[];
+}
+
+type Node = { kind: 'file'; data: Uint8Array; mtime: number } | { kind: 'dir'; mtime: number };
+
+const encoder = new TextEncoder();
+
+function fail(code: FsFailure['code'], message: string): FsFailure {
+  return { ok: false, code, message };
+}
+
+/**
+ * Creates a sandboxed FileSystem holding `files` (absolute normalised path -> text (UTF-8) or
+ * bytes). Parent directories are implied. Throws AgentctxError `invalid_path` for a bad key.
+ */
+export function createMemoryFileSystem(
+  files: Readonly<Record<string, string | Uint8Array>> = {},
+  options: MemoryFileSystemOptions = {},
+): MemoryFileSystem {
+  const clock = options.clock ?? (() => 0);
+  const nodes = new Map<string, Node>([['/', { kind: 'dir', mtime: 0 }]]);
+
+  // Walks the ancestors of `path`: the first one that is missing or not a directory decides.
+  function checkParents(path: string, create: boolean): FsFailure | undefined {
+    const parts = path.split('/').slice(1, -1);
+    let current = '';
+    for (const part of parts) {
+      current += '/' + part;
+      const node = nodes.get(current);
+      if (node === undefined) {
+        if (!create) return fail('not_found', path);
+        nodes.set(current, { kind: 'dir', mtime: Math.max(0, clock()) });
+      } else if (node.kind !== 'dir') {
+        return fail('not_a_directory', path);
+      }
+    }
+    return undefined;
+  }
+
+  function lookup(path: string): Node | FsFailure {
+    if (!isNormalizedPath(path)) return fail('invalid_path', path);
+    const node = nodes.get(path);
+    if (node !== undefined) return node;
+    return checkParents(path, false) ?? fail('not_found', path);
+  }
+
+  for (const [path, content] of Object.entries(files)) {
+    if (!isNormalizedPath(path) || path === '/') {
+      throw new AgentctxError('invalid_path',
+        `createMemoryFileSystem: "${path}" is not an absolute, normalised file path`, { path });
+    }
+    const parentFailure = checkParents(path, true);
+    if (parentFailure !== undefined || nodes.get(path)?.kind === 'dir') {
+      throw new AgentctxError('invalid_path',
+        `createMemoryFileSystem: "${path}" collides with another entry`, { path });
+    }
+    const data = typeof content === 'string' ? encoder.encode(content) : content.slice();
+    nodes.set(path, { kind: 'file', data, mtime: 0 });
+  }
+
+  return {
+    stat(path) {
+      const node = lookup(path);
+      if ('ok' in node) return node;
+      const size = node.kind === 'file' ? node.data.length : 0;
+      return { ok: true, kind: node.kind, size, mtime_ms: node.mtime };
+    },
+    read(path, maxBytes) {
+      const node = lookup(path);
+      if ('ok' in node) return node;
+      if (node.kind === 'dir') return fail('is_a_directory', path);
+      // A view, not a copy: the wasm side copies it once (js_file_system.cc).
+      return { ok: true, data: node.data.subarray(0, Math.max(0, Math.min(node.data.length, maxBytes))) };
+    },
+    list(path) {
+      const node = lookup(path);
+      if ('ok' in node) return node;
+      if (node.kind !== 'dir') return fail('not_a_directory', path);
+      const prefix = path === '/' ? '/' : path + '/';
+      const entries: FsDirEntry[] = [];
+      for (const [p, n] of nodes) {
+        if (p !== '/' && p.startsWith(prefix) && !p.slice(prefix.length).includes('/')) {
+          entries.push({ name: p.slice(prefix.length), kind: n.kind });
+        }
+      }
+      return { ok: true, entries };
+    },
+    write(path, bytes, createParents) {
+      if (!isNormalizedPath(path)) return fail('invalid_path', path);
+      if (!(bytes instanceof Uint8Array)) return fail('io', 'write: bytes must be a Uint8Array');
+      const existing = nodes.get(path);
+      if (existing?.kind === 'dir') return fail('is_a_directory', path);
+      const parentFailure = checkParents(path, createParents);
+      if (parentFailure !== undefined) return parentFailure;
+      const previous = existing?.mtime ?? -1;
+      nodes.set(path, { kind: 'file', data: bytes.slice(), mtime: Math.max(clock(), previous + 1) });
+      return { ok: true };
+    },
+    sandboxed() {
+      return true;
+    },
+    paths() {
+      return [...nodes].filter(([, n]) => n.kind === 'file').map(([p]) => p).sort();
+    },
+  };
+}

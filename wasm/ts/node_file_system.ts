@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// createNodeFileSystem: a FileSystem over a host directory with node:fs (Node only; reached
+// through the "node" export condition so node:fs stays out of browser bundles).
+// A CONVENIENCE, NOT A SANDBOX: sandboxed() is false, symlinks are followed wherever they point,
+// and the process's rights apply. For confinement use the WASI host (agentctx/wasi) or
+// createMemoryFileSystem. Paths must be absolute and normalised (SPEC §3), so `..` never
+// reaches past `root` lexically; errno values map to the SPEC §3 codes.
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+import { isNormalizedPath, type FileKind, type FileSystem, type FsFailure } from './file_system.js';
+
+const ERRNO_CODES: Readonly<Record<string, FsFailure['code']>> = {
+  ENOENT: 'not_found',
+  EACCES: 'permission_denied',
+  EPERM: 'permission_denied',
+  EROFS: 'permission_denied',
+  ENOTCAPABLE: 'not_capable',
+  ENOTDIR: 'not_a_directory',
+  EISDIR: 'is_a_directory',
+  EINVAL: 'invalid_path',
+  ENAMETOOLONG: 'invalid_path',
+};
+
+function failure(error: unknown, path: string): FsFailure {
+  const errno = (error as { code?: unknown } | null)?.code;
+  const code = typeof errno === 'string' ? ERRNO_CODES[errno] ?? 'io' : 'io';
+  return { ok: false, code, message: `${path}: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+function kindOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FileKind {
+  if (s.isFile()) return 'file';
+  if (s.isDirectory()) return 'dir';
+  if (s.isSymbolicLink()) return 'symlink';
+  return 'other';
+}
+
+/**
+ * A FileSystem whose "/" is the host directory `root`. Not a sandbox (see the file comment).
+ */
+export function createNodeFileSystem(root: string): FileSystem {
+  const base = resolve(root);
+  const host = (path: string): string => (path === '/' ? base : join(base, path.slice(1)));
+  const invalid = (path: string): FsFailure => ({ ok: false, code: 'invalid_path', message: path });
+
+  return {
+    stat(path) {
+      if (!isNormalizedPath(path)) return invalid(path);
+      try {
+        const s = statSync(host(path));
+        return { ok: true, kind: kindOf(s), size: s.isFile() ? s.size : 0, mtime_ms: Math.floor(s.mtimeMs) };
+      } catch (e) {
+        return failure(e, path);
+      }
+    },
+    read(path, maxBytes) {
+      if (!isNormalizedPath(path)) return invalid(path);
+      let fd: number | undefined;
+      try {
+        fd = openSync(host(path), 'r');
+        const s = fstatSync(fd);
+        if (s.isDirectory()) return { ok: false, code: 'is_a_directory', message: path };
+        const data = new Uint8Array(Math.max(0, Math.min(s.size, maxBytes)));
+        let filled = 0;
+        while (filled < data.length) {
+          const n = readSync(fd, data, filled, data.length - filled, filled);
+          if (n === 0) break;
+          filled += n;
+        }
+        return { ok: true, data: data.subarray(0, filled) };
+      } catch (e) {
+        return failure(e, path);
+      } finally {
+        if (fd !== undefined) closeSync(fd);
+      }
+    },
+    list(path) {
+      if (!isNormalizedPath(path)) return invalid(path);
+      try {
+        const entries = readdirSync(host(path), { withFileTypes: true })
+          .map((d) => ({ name: d.name, kind: kindOf(d) }));
+        return { ok: true, entries };
+      } catch (e) {
+        return failure(e, path);
+      }
+    },
+    write(path, bytes, createParents) {
+      if (!isNormalizedPath(path)) return invalid(path);
+      if (path === '/') return { ok: false, code: 'is_a_directory', message: path };
+      try {
+        if (createParents) mkdirSync(dirname(host(path)), { recursive: true });
+        writeFileSync(host(path), bytes);
+        return { ok: true };
+      } catch (e) {
+        return failure(e, path);
+      }
+    },
+    sandboxed() {
+      return false;
+    },
+  };
+}

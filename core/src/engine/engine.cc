@@ -8,6 +8,8 @@
 
 #include "agentctx/version.h"
 #include "engine/envelope.h"
+#include "engine/session_methods.h"
+#include "mock_model/mock_model.h"
 #include "protocol/json_codec.h"
 
 namespace agentctx {
@@ -15,15 +17,12 @@ namespace {
 
 constexpr std::uint32_t kMaxHandles = 1u << 16;
 
-struct SessionSlot {
-  std::map<std::string, std::shared_ptr<FileSystem>> file_systems;
-};
-
 }  // namespace
 
 struct Engine::Impl {
   std::map<std::uint32_t, SessionSlot> sessions;
   std::uint32_t next_handle = 1;
+  MockModel mock;  // the embedded mock model plays the server (SPEC §14); engine-owned state
 
   std::string CallEngine(std::string_view method, std::string_view input);
 };
@@ -64,6 +63,23 @@ std::string Engine::Impl::CallEngine(std::string_view method, std::string_view i
     v.Set("open_handles", JsonValue::Int(static_cast<std::int64_t>(sessions.size())));
     return OkEnvelope(v);
   }
+  if (method == "mock.respond") {
+    // {"endpoint","body","now_ms"?} -> {"body": SSE text or compact JSON}
+    auto parsed = ParseJson(input);
+    if (!parsed) return ErrorEnvelope(parsed.error());
+    auto endpoint = parsed->GetString("endpoint");
+    auto body = parsed->GetString("body");
+    auto now = parsed->GetInt("now_ms").value_or(0);
+    if (!endpoint || !body) {
+      return ErrorEnvelope(
+          Error{ErrorCode::kInvalidInput, "mock.respond needs string `endpoint` and `body`", {}});
+    }
+    auto reply = mock.Handle(*endpoint, *body, now);
+    if (!reply) return ErrorEnvelope(reply.error());
+    JsonValue v = JsonValue::Object();
+    v.Set("body", JsonValue::String(std::move(*reply)));
+    return OkEnvelope(v);
+  }
   if (method == "config.echo") {
     // The vertical slice: parse, canonicalise (sorted keys, nulls kept), echo with the version.
     auto parsed = ParseJson(input);
@@ -90,8 +106,7 @@ std::string Engine::Call(std::uint32_t handle, std::string_view method,
     return ErrorEnvelope(
         Error{ErrorCode::kBadHandle, "no open session has handle " + std::to_string(handle), {}});
   }
-  return ErrorEnvelope(
-      Error{ErrorCode::kUnknownMethod, "unknown session method: " + std::string(method), {}});
+  return CallSession(&it->second, method, input_json);
 }
 
 }  // namespace agentctx

@@ -54,6 +54,12 @@ class EffectSink {
   void SetModelRequest(ModelRequestEffect request) { model_request_ = std::move(request); }
   void SetTurnComplete(TurnCompleteEffect done) { turn_complete_ = std::move(done); }
 
+  /// Moves this sink's events (not other effects) to the end of `other`'s events.
+  void MoveEventsTo(EffectSink* other) {
+    for (auto& e : events_) other->events_.push_back(std::move(e));
+    events_.clear();
+  }
+
   bool has_model_request() const { return model_request_.has_value(); }
   const std::vector<std::string>& persisted() const { return persist_; }
 

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#include "engine/session_methods.h"
+
+#include "engine/envelope.h"
+#include "protocol/json_codec.h"
+
+namespace agentctx {
+namespace {
+
+Result<std::int64_t> NowMs(const JsonValue& input) {
+  const JsonValue* v = input.Find("now_ms");
+  if (v == nullptr || v->is_null()) return std::int64_t{0};
+  auto n = v->int_value();
+  if (!n || *n < 0) return Fail(ErrorCode::kInvalidInput, "now_ms must be a non-negative integer");
+  return *n;
+}
+
+std::string Effects(const Result<void>& r, const EffectSink& sink) {
+  if (!r) return ErrorEnvelope(r.error());
+  return OkEnvelopeRaw(sink.ToJson());
+}
+
+std::string Mutate(SessionSlot* slot, std::string_view method, const JsonValue& input,
+                   std::int64_t now) {
+  Session& s = *slot->session;
+  EffectSink sink;
+  if (method == "submit") return Effects(s.Submit(input, now, &sink), sink);
+  if (method == "deliver") {
+    const JsonValue* d = input.Find("delivery");
+    return Effects(s.Deliver(d != nullptr ? *d : input, now, &sink), sink);
+  }
+  if (method == "update") {
+    const JsonValue* delta = input.Find("delta");
+    if (delta == nullptr) {
+      return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "update needs a `delta` object", {}});
+    }
+    return Effects(s.Update(*delta, now, &sink), sink);
+  }
+  if (method == "tick") return Effects(s.Tick(now, &sink), sink);
+  if (method == "interrupt") return Effects(s.Interrupt(now, &sink), sink);
+  if (method == "retry") {
+    auto id = input.GetString("request_id");
+    if (!id) return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "retry needs `request_id`", {}});
+    return Effects(s.Retry(*id, now, &sink), sink);
+  }
+  return {};
+}
+
+std::string Query(const Session& s, std::string_view method, const JsonValue& input) {
+  if (method == "history") return OkEnvelope(s.History());
+  if (method == "world_state") return OkEnvelope(s.WorldStateSnapshot());
+  if (method == "instruction_sources") return OkEnvelope(s.InstructionSources());
+  if (method == "cache_summary") return OkEnvelope(s.CacheSummary());
+  if (method == "stats") return OkEnvelope(s.Stats());
+  if (method == "prompt_preview") {
+    auto body = s.PromptPreview();
+    if (!body) return ErrorEnvelope(body.error());
+    JsonValue v = JsonValue::Object();
+    v.Set("body", JsonValue::String(*body));
+    return OkEnvelope(v);
+  }
+  if (method == "inspect") {
+    auto format = input.GetString("format").value_or("agents");
+    if (format == "agents") return OkEnvelope(s.AgentsInspect());
+    if (format == "world-state") return OkEnvelope(s.WorldStateSnapshot());
+    if (format == "request") return Query(s, "prompt_preview", input);
+    return ErrorEnvelope(Error{
+        ErrorCode::kInvalidInput, "inspect format must be agents, world-state or request", {}});
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string CallSession(SessionSlot* slot, std::string_view method, std::string_view input_json) {
+  auto parsed = ParseJson(input_json.empty() ? std::string_view("{}") : input_json);
+  if (!parsed) return ErrorEnvelope(parsed.error());
+  if (!parsed->is_object()) {
+    return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "method input must be a JSON object", {}});
+  }
+  auto now = NowMs(*parsed);
+  if (!now) return ErrorEnvelope(now.error());
+
+  if (method == "session.start") {
+    if (slot->session) {
+      return ErrorEnvelope(
+          Error{ErrorCode::kInvalidState, "this handle already has a session", {}});
+    }
+    const JsonValue* config = parsed->Find("config");
+    if (config == nullptr) {
+      return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "session.start needs `config`", {}});
+    }
+    EffectSink sink;
+    auto created = Session::Create(*config, slot->file_systems, *now, &sink);
+    if (!created) return ErrorEnvelope(created.error());
+    slot->session = std::move(*created);
+    return OkEnvelopeRaw(sink.ToJson());
+  }
+  if (!slot->session) {
+    return ErrorEnvelope(
+        Error{ErrorCode::kInvalidState, "call session.start on this handle first", {}});
+  }
+  std::string out = Mutate(slot, method, *parsed, *now);
+  if (out.empty()) out = Query(*slot->session, method, *parsed);
+  if (out.empty()) {
+    out = ErrorEnvelope(
+        Error{ErrorCode::kUnknownMethod, "unknown session method: " + std::string(method), {}});
+  }
+  return out;
+}
+
+}  // namespace agentctx

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// Session-handle methods of the facade (ARCHITECTURE §6): `session.start`, `submit`, `deliver`,
+// `update`, `tick`, `interrupt`, `retry` (mutating: value `{"effects":[…]}`) and the queries
+// `history`, `world_state`, `instruction_sources`, `prompt_preview`, `cache_summary`, `stats`,
+// `inspect`. Every input is a JSON object; `now_ms` (integer, default 0) is the clock input.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "agentctx/file_system.h"
+#include "session/session.h"
+
+namespace agentctx {
+
+struct SessionSlot {
+  std::map<std::string, std::shared_ptr<FileSystem>> file_systems;
+  std::unique_ptr<Session> session;
+};
+
+/// Dispatches one session method; returns the envelope.
+std::string CallSession(SessionSlot* slot, std::string_view method, std::string_view input_json);
+
+}  // namespace agentctx

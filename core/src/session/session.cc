@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// Session: creation, the mutating entry points that are not about the model stream or tools,
+// and the read-only queries (SPEC §2.1, §2.6).
+#include "session/session.h"
+
+#include "agentctx/version.h"
+#include "rollout/rollout_writer.h"
+#include "session/session_inputs.h"
+
+namespace agentctx {
+
+Result<std::unique_ptr<Session>> Session::Create(const JsonValue& config, FileSystemMap fs,
+                                                 std::int64_t now_ms, EffectSink* sink) {
+  std::vector<Warning> warnings;
+  ACTX_TRY(SessionConfig parsed, ParseSessionConfig(config, &warnings));
+  ACTX_TRY_VOID(CheckFileSystems(parsed, fs));
+  std::unique_ptr<Session> s(new Session());
+  s->config_ = std::move(parsed);
+  s->fs_ = std::move(fs);
+  s->now_ms_ = now_ms < 0 ? 0 : now_ms;
+  s->RebuildTools();
+  for (const auto& w : s->tools_.warnings) warnings.push_back(w);
+
+  EffectSink local;
+  auto refreshed = s->RefreshAgents(&local);
+  if (!refreshed) return Fail(ErrorCode::kAgentsMdLoadFailed, refreshed.error().message);
+  sink->Persist(SessionMetaLine(s->now_ms_, s->config_.session_id, s->config_.environments[0].cwd,
+                                ACTX_VERSION_STRING));
+  for (const auto& w : warnings) sink->Warning(w.code, w.message);
+  local.MoveEventsTo(sink);
+  return s;
+}
+
+Result<void> Session::Submit(const JsonValue& input, std::int64_t now_ms, EffectSink* sink) {
+  if (state_ != TurnState::kIdle) {
+    return Fail(ErrorCode::kTurnInProgress, "a turn is already in progress");
+  }
+  ACTX_TRY(JsonValue user_message, UserMessageFromInput(input));
+  Advance(now_ms);
+  ++turn_counter_;
+  auto turn_id = input.GetString("turn_id");
+  turn_id_ = turn_id ? std::string(*turn_id) : "turn-" + std::to_string(turn_counter_);
+  steps_in_turn_ = 0;
+  last_agent_message_.reset();
+  sink->Persist(TaskStartedLine(now_ms_, turn_id_));
+  JsonValue started = MakeEvent("turn_started");
+  started.Set("turn_id", JsonValue::String(turn_id_));
+  sink->Event(std::move(started));
+  StartStep(/*turn_start=*/true, &user_message, sink);
+  return {};
+}
+
+Result<void> Session::Update(const JsonValue& delta, std::int64_t now_ms, EffectSink* sink) {
+  std::vector<Warning> warnings;
+  ACTX_TRY(SessionConfig next, ApplyConfigDelta(config_, delta, &warnings));
+  ACTX_TRY_VOID(CheckFileSystems(next, fs_));
+  Advance(now_ms);
+  // Takes effect at the next step boundary: requests already built are never altered.
+  config_ = std::move(next);
+  RebuildTools();
+  for (const auto& w : warnings) sink->Warning(w.code, w.message);
+  for (const auto& w : tools_.warnings) sink->Warning(w.code, w.message);
+  return {};
+}
+
+Result<void> Session::Tick(std::int64_t now_ms, EffectSink*) {
+  Advance(now_ms);  // v1: tick only advances the clock (SPEC §2.1)
+  return {};
+}
+
+Result<void> Session::Interrupt(std::int64_t now_ms, EffectSink* sink) {
+  if (state_ == TurnState::kIdle) return {};
+  Advance(now_ms);
+  request_.reset();  // late deliveries become stale
+  // Outputs already available are recorded in call order; missing ones get `aborted` through
+  // for_prompt at the next request.
+  for (auto& call : calls_) {
+    if (call.output) {
+      Record(call.call_type == "custom_tool_call"
+                 ? CustomToolCallOutputItem(call.call_id, call.output->string_value())
+                 : (call.output->is_string()
+                        ? FunctionCallOutputItem(call.call_id, call.output->string_value())
+                        : FunctionCallOutputItem(call.call_id, *call.output)),
+             "tool", sink);
+    }
+  }
+  calls_.clear();
+  EndTurn("interrupted", sink);
+  return {};
+}
+
+Result<void> Session::Retry(std::string_view request_id, std::int64_t now_ms, EffectSink* sink) {
+  if (state_ != TurnState::kSuspended || !request_ || request_->id != request_id) {
+    return Fail(ErrorCode::kInvalidState,
+                "request " + std::string(request_id) + " is not waiting for a retry");
+  }
+  Advance(now_ms);
+  request_->attempt += 1;
+  request_->parser = SseParser();
+  request_->output_items.clear();
+  request_->terminal = false;
+  state_ = TurnState::kAwaitingModel;
+  sink->SetModelRequest(ModelRequestEffect{request_->id, request_->purpose, request_->endpoint,
+                                           request_->attempt, request_->body});
+  return {};
+}
+
+void Session::Record(JsonValue canonical_item, std::string origin, EffectSink* sink) {
+  RecordedItem item = MakeRecordedItem(std::move(canonical_item), turn_id_, std::move(origin));
+  ++items_serialized_;
+  sink->Persist(ResponseItemLine(now_ms_, item.bytes, item.turn_id, item.origin));
+  JsonValue done = MakeEvent("item_done");
+  done.Set("item", item.json);
+  done.Set("origin", JsonValue::String(item.origin));
+  sink->Event(std::move(done));
+  history_.push_back(std::move(item));
+}
+
+void Session::EndTurn(std::string_view reason, EffectSink* sink) {
+  if (reason == "interrupted") {
+    sink->Persist(TurnAbortedLine(now_ms_, turn_id_, "interrupted"));
+  } else {
+    sink->Persist(TaskCompleteLine(now_ms_, turn_id_,
+                                   last_agent_message_
+                                       ? std::optional<std::string_view>(*last_agent_message_)
+                                       : std::nullopt));
+  }
+  sink->SetTurnComplete(TurnCompleteEffect{turn_id_, std::string(reason), last_agent_message_});
+  previous_turn_model_ = config_.model.slug;
+  state_ = TurnState::kIdle;
+  request_.reset();
+  calls_.clear();
+}
+
+FileSystem* Session::PrimaryFileSystem() const {
+  auto it = fs_.find(config_.environments[0].fs);
+  return it == fs_.end() ? nullptr : it->second.get();
+}
+
+JsonValue Session::History() const {
+  JsonValue out = JsonValue::Array();
+  for (const auto& item : history_) {
+    JsonValue entry = JsonValue::Object();
+    entry.Set("item", item.json);
+    entry.Set("turn_id", JsonValue::String(item.turn_id));
+    entry.Set("origin", JsonValue::String(item.origin));
+    out.Push(std::move(entry));
+  }
+  return out;
+}
+
+JsonValue Session::WorldStateSnapshot() const {
+  return baseline_ ? *baseline_ : JsonValue::Object();
+}
+
+JsonValue Session::InstructionSources() const {
+  JsonValue out = JsonValue::Array();
+  for (const auto& s : agents_.instruction_sources()) out.Push(JsonValue::String(s));
+  return out;
+}
+
+JsonValue Session::AgentsInspect() const { return agents_.Inspect(); }
+
+JsonValue Session::Stats() const {
+  JsonValue out = JsonValue::Object();
+  out.Set("items", JsonValue::Int(static_cast<std::int64_t>(history_.size())));
+  out.Set("items_serialized", JsonValue::Int(static_cast<std::int64_t>(
+                                  items_serialized_ + prompt_cache_.serialized_count())));
+  out.Set("requests", JsonValue::Int(request_counter_));
+  out.Set("turns", JsonValue::Int(turn_counter_));
+  return out;
+}
+
+}  // namespace agentctx

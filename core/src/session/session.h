@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// Session: one conversation, driven by inputs and answering with effects (SPEC §2; ARCHITECTURE
+// §5). Owns every cache: history with serialised item bytes, the world-state baseline, the
+// AGENTS.md manager, the tool lists, the cache explainer. No I/O except through the injected
+// FileSystems; no clock except `now_ms` inputs (clamped so time never goes backwards).
+//
+// Turn algorithm (SPEC §2.6, §6.5, §13.2):
+//  1. submit: persist task_started; step start with the turn-start diff; record the user message.
+//  2. step start: refresh AGENTS.md; render world-state diffs and record them; set the baseline
+//     and persist world_state; build the body from cached item bytes; explain it (cache_report);
+//     emit model_request.
+//  3. deliveries: SSE -> events; nothing is recorded before response.completed; then output
+//     items are recorded, built-in tools run, host tools leave as tool_call effects.
+//  4. once every call has an output: record outputs in call order; next step (2, step diff).
+//  5. a response without tool calls ends the turn: task_complete + turn_complete.
+// Invariants: a rejected call changes nothing; history is append-only (only compaction, a later
+// module, replaces it); every request body is a concatenation of cached bytes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agentctx/file_system.h"
+#include "agentctx/result.h"
+#include "agents_md/manager.h"
+#include "prompt/cache_explainer.h"
+#include "prompt/tool_list.h"
+#include "protocol/for_prompt.h"
+#include "protocol/items.h"
+#include "protocol/sse_parser.h"
+#include "session/config.h"
+#include "session/effects.h"
+#include "world_state/world_state.h"
+
+namespace agentctx {
+
+using FileSystemMap = std::map<std::string, std::shared_ptr<FileSystem>>;
+
+class Session {
+ public:
+  /// SPEC §2.1 create: validates the config, loads AGENTS.md, persists session_meta.
+  static Result<std::unique_ptr<Session>> Create(const JsonValue& config, FileSystemMap fs,
+                                                 std::int64_t now_ms, EffectSink* sink);
+
+  Result<void> Submit(const JsonValue& input, std::int64_t now_ms, EffectSink* sink);
+  Result<void> Deliver(const JsonValue& delivery, std::int64_t now_ms, EffectSink* sink);
+  Result<void> Update(const JsonValue& delta, std::int64_t now_ms, EffectSink* sink);
+  Result<void> Tick(std::int64_t now_ms, EffectSink* sink);
+  Result<void> Interrupt(std::int64_t now_ms, EffectSink* sink);
+  Result<void> Retry(std::string_view request_id, std::int64_t now_ms, EffectSink* sink);
+
+  // Queries: no effects, no FileSystem calls.
+  JsonValue History() const;
+  JsonValue WorldStateSnapshot() const;
+  JsonValue InstructionSources() const;
+  JsonValue AgentsInspect() const;
+  Result<std::string> PromptPreview() const;
+  JsonValue CacheSummary() const { return explainer_.Summary(); }
+  JsonValue Stats() const;
+
+ private:
+  enum class TurnState { kIdle, kAwaitingModel, kAwaitingTools, kSuspended };
+
+  struct PendingRequest {
+    std::string id;
+    std::string purpose;
+    std::string endpoint;
+    std::string body;
+    std::int64_t attempt = 1;
+    SseParser parser;
+    std::vector<JsonValue> output_items;
+    bool terminal = false;
+  };
+
+  struct PendingCall {
+    std::string call_id;
+    std::string call_type;  // function_call | custom_tool_call
+    bool host = false;
+    std::optional<JsonValue> output;  // string or parts array
+  };
+
+  Session() = default;
+  void Advance(std::int64_t now_ms) {
+    if (now_ms > now_ms_) now_ms_ = now_ms;
+  }
+
+  // session_step.cc
+  void StartStep(bool turn_start, const JsonValue* user_input, EffectSink* sink);
+  Result<void> RefreshAgents(EffectSink* sink);
+  void RecordContext(bool turn_start, EffectSink* sink);
+  void IssueRequest(EffectSink* sink);
+  std::string BuildBody(const std::vector<PromptItem>& prompt, bool compaction) const;
+  void PersistTurnContext(EffectSink* sink);
+
+  // session_stream.cc
+  void HandleModelEvent(const JsonValue& event, EffectSink* sink);
+  void CompleteResponse(const JsonValue& event, EffectSink* sink);
+  void FailRequest(ErrorCode code, std::string message, bool retryable,
+                   std::optional<std::int64_t> retry_after_ms, EffectSink* sink);
+
+  // session_tools.cc
+  void DispatchToolCalls(EffectSink* sink);
+  JsonValue RunBuiltin(std::string_view name, std::string_view arguments);
+  void MaybeFinishTools(EffectSink* sink);
+  void RecordToolOutputs(EffectSink* sink);
+
+  // session.cc
+  void Record(JsonValue canonical_item, std::string origin, EffectSink* sink);
+  void EndTurn(std::string_view reason, EffectSink* sink);
+  FileSystem* PrimaryFileSystem() const;
+  void RebuildTools();
+
+  SessionConfig config_;
+  FileSystemMap fs_;
+  std::int64_t now_ms_ = 0;
+
+  std::vector<RecordedItem> history_;
+  mutable PromptItemCache prompt_cache_;
+  AgentsMdManager agents_;
+  std::optional<JsonValue> baseline_;
+  ToolList tools_;             // the current tool set (config)
+  ToolList advertised_tools_;  // what requests send; frozen under `defer` (SPEC §7.1)
+  WorldStateRegistry world_ = WorldStateRegistry::WithBuiltins();
+  CacheExplainer explainer_;
+  std::optional<JsonValue> last_turn_context_;
+  std::optional<std::string> previous_turn_model_;
+
+  TurnState state_ = TurnState::kIdle;
+  std::string turn_id_;
+  std::int64_t turn_counter_ = 0;
+  std::int64_t steps_in_turn_ = 0;
+  std::int64_t request_counter_ = 0;
+  std::optional<PendingRequest> request_;
+  std::string last_completed_request_;
+  std::vector<PendingCall> calls_;
+  std::optional<std::string> last_agent_message_;
+  std::uint64_t items_serialized_ = 0;
+};
+
+}  // namespace agentctx

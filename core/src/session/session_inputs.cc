@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+#include "session/session_inputs.h"
+
+#include "protocol/items.h"
+#include "support/sha1.h"
+
+namespace agentctx {
+
+Result<void> CheckFileSystems(const SessionConfig& config, const FileSystemLookup& fs) {
+  for (std::size_t i = 0; i < config.environments.size(); ++i) {
+    const auto& env = config.environments[i];
+    if (fs.find(env.fs) == fs.end()) {
+      return Fail(ErrorCode::kInvalidConfig, "environments[" + std::to_string(i) +
+                                                 "].fs names no registered FileSystem: " + env.fs);
+    }
+  }
+  return {};
+}
+
+Result<JsonValue> UserMessageFromInput(const JsonValue& input) {
+  if (!input.is_object()) return Fail(ErrorCode::kInvalidInput, "submit input must be an object");
+  auto text = input.GetString("text");
+  if (!text) return Fail(ErrorCode::kInvalidInput, "submit input needs a string `text`");
+  std::vector<std::string> images;
+  if (const JsonValue* list = input.Find("images"); list != nullptr && !list->is_null()) {
+    if (!list->is_array()) return Fail(ErrorCode::kInvalidInput, "`images` must be an array");
+    for (const auto& image : list->items()) {
+      auto url = image.GetString("image_url");
+      if (!url) return Fail(ErrorCode::kInvalidInput, "each image needs a string `image_url`");
+      images.emplace_back(*url);
+    }
+  }
+  if (const JsonValue* id = input.Find("turn_id"); id != nullptr && !id->is_null()) {
+    if (!id->is_string() || id->string_value().empty()) {
+      return Fail(ErrorCode::kInvalidInput, "`turn_id` must be a non-empty string");
+    }
+  }
+  return UserInputMessage(*text, images);
+}
+
+AgentsMdInputs AgentsInputsFrom(const SessionConfig& config, const FileSystemLookup& fs) {
+  AgentsMdInputs in;
+  for (const auto& env : config.environments) {
+    EnvironmentSelection sel;
+    sel.id = env.id;
+    sel.cwd = env.cwd;
+    sel.fs_name = env.fs;
+    auto it = fs.find(env.fs);
+    sel.fs = it == fs.end() ? nullptr : it->second.get();
+    sel.sandboxed = env.sandboxed ? *env.sandboxed : (sel.fs != nullptr && sel.fs->Sandboxed());
+    sel.fs_epoch = static_cast<std::uint64_t>(env.fs_epoch);
+    sel.ready = env.status == "available";
+    in.environments.push_back(std::move(sel));
+  }
+  in.trusted = config.trust == "trusted";
+  const auto& a = config.agents_md;
+  in.config.home_dir = a.home_dir;
+  in.config.max_bytes = static_cast<std::uint64_t>(a.max_bytes);
+  in.config.root_markers = a.root_markers;
+  in.config.fallback_filenames = a.fallback_filenames;
+  in.config.refresh = a.refresh == "probe" ? AgentsMdRefresh::kProbe : AgentsMdRefresh::kSelection;
+  return in;
+}
+
+namespace {
+
+SandboxMode SandboxModeFrom(const std::string& mode) {
+  if (mode == "read-only") return SandboxMode::kReadOnly;
+  if (mode == "danger-full-access") return SandboxMode::kDangerFullAccess;
+  return SandboxMode::kWorkspaceWrite;
+}
+
+ApprovalPolicy ApprovalFrom(const std::string& policy) {
+  if (policy == "never") return ApprovalPolicy::kNever;
+  if (policy == "on-failure") return ApprovalPolicy::kOnFailure;
+  if (policy == "unless-trusted") return ApprovalPolicy::kUnlessTrusted;
+  return ApprovalPolicy::kOnRequest;
+}
+
+}  // namespace
+
+WorldInputs WorldInputsFrom(const SessionConfig& config, const AgentsMdResult& agents,
+                            const std::optional<std::string>& previous_turn_model,
+                            const ToolList& advertised, const ToolList& current) {
+  WorldInputs w;
+  w.model.slug = config.model.slug;
+  w.model.instructions = config.model.instructions;
+  w.previous_turn_model = previous_turn_model;
+  w.sandbox.mode = SandboxModeFrom(config.sandbox.mode);
+  w.sandbox.writable_roots = config.sandbox.writable_roots;
+  w.sandbox.network_access = config.sandbox.network_access;
+  w.approval_policy = ApprovalFrom(config.approval_policy);
+  w.developer_instructions = config.developer_instructions;
+  w.agents_md.directory = config.environments[0].cwd;
+  w.agents_md.text = agents.text;
+  for (const auto& s : config.skills) w.skills.push_back({s.name, s.description, s.path});
+  for (const auto& e : config.environments) {
+    w.environments.push_back(
+        {e.id, e.cwd,
+         e.status == "starting" ? EnvironmentStatus::kStarting : EnvironmentStatus::kAvailable,
+         e.shell});
+  }
+  w.environment_context.include_date = config.environment_context.include_date;
+  w.environment_context.current_date = config.environment_context.current_date;
+  w.environment_context.timezone = config.environment_context.timezone;
+  w.tools.policy = config.tool_policy == "defer" ? ToolPolicy::kDefer : ToolPolicy::kApply;
+  w.tools.advertised = Sha1Hex(advertised.array_bytes);
+  if (w.tools.policy == ToolPolicy::kDefer) {
+    for (const auto& t : current.tools) {
+      const ToolEntry* frozen = advertised.FindAdvertised(t.advertised_name);
+      if (frozen == nullptr || frozen->spec_bytes != t.spec_bytes) {
+        w.tools.pending.push_back({t.advertised_name, t.description});
+      }
+    }
+    for (const auto& t : advertised.tools) {
+      if (current.FindAdvertised(t.advertised_name) == nullptr) {
+        w.tools.withdrawn.push_back(t.advertised_name);
+      }
+    }
+  }
+  if (const JsonValue* custom = config.raw.Find("custom"); custom != nullptr) w.custom = *custom;
+  return w;
+}
+
+}  // namespace agentctx

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+// Step start (SPEC §6.5, §13.2): AGENTS.md refresh, world-state diffs recorded as context
+// items, baseline + world_state line, turn_context, the user message, then the request built
+// from cached item bytes and explained (SPEC §8.4, §9).
+#include "prompt/request_body.h"
+#include "protocol/merge_patch.h"
+#include "protocol/message_kind.h"
+#include "rollout/rollout_writer.h"
+#include "session/session.h"
+#include "session/session_inputs.h"
+#include "tools/builtin_tools.h"
+
+namespace agentctx {
+
+void Session::RebuildTools() {
+  std::vector<BuiltinToolSpec> builtins;
+  if (config_.builtin_tools) {
+    auto specs = BuiltinToolSpecsJson();
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      builtins.push_back({std::string(kBuiltinToolNames[i]), std::string(specs[i])});
+    }
+  }
+  tools_ = BuildToolList(builtins, config_.tools);
+  // `apply` advertises every change at once; `defer` keeps the array byte-frozen until the next
+  // compaction or resume (the first build always advertises).
+  if (config_.tool_policy == "apply" || advertised_tools_.array_bytes.empty()) {
+    advertised_tools_ = tools_;
+  }
+}
+
+Result<void> Session::RefreshAgents(EffectSink* sink) {
+  auto outcome = agents_.Refresh(AgentsInputsFrom(config_, fs_));
+  if (!outcome) return Fail(outcome.error());
+  for (const auto& w : outcome->warnings) sink->Warning(w.code, w.message);
+  if (outcome->reloaded) {
+    JsonValue e = MakeEvent("instructions_loaded");
+    e.Set("sources", InstructionSources());
+    e.Set("generation", JsonValue::Int(static_cast<std::int64_t>(outcome->generation)));
+    sink->Event(std::move(e));
+  }
+  return {};
+}
+
+void Session::StartStep(bool turn_start, const JsonValue* user_message, EffectSink* sink) {
+  ++steps_in_turn_;
+  auto refreshed = RefreshAgents(sink);
+  if (!refreshed) {
+    sink->SetError(ErrorEffect{"agents_md_load_failed", refreshed.error().message, false,
+                               std::nullopt, std::nullopt});
+    EndTurn("failed", sink);
+    return;
+  }
+  RecordContext(turn_start, sink);
+  if (turn_start && user_message != nullptr) {
+    PersistTurnContext(sink);
+    std::string text;
+    for (auto part : MessageTexts(*user_message, "input_text")) {
+      if (!text.empty()) text.push_back('\n');
+      text += part;
+    }
+    Record(*user_message, "user", sink);
+    sink->Persist(UserMessageLine(now_ms_, text));
+  }
+  IssueRequest(sink);
+}
+
+void Session::RecordContext(bool turn_start, EffectSink* sink) {
+  WorldInputs inputs =
+      WorldInputsFrom(config_, agents_.loaded(), previous_turn_model_, advertised_tools_, tools_);
+  JsonValue snapshot = world_.BuildSnapshot(inputs);
+  RenderResult rendered;
+  const JsonValue* baseline = baseline_ ? &*baseline_ : nullptr;
+  if (turn_start) {
+    std::vector<HistoryMessageView> views;
+    for (const auto& item : history_) {
+      if (ItemType(item.json) != "message") continue;
+      HistoryMessageView view;
+      view.role = item.json.GetString("role").value_or("");
+      view.input_texts = MessageTexts(item.json, "input_text");
+      views.push_back(std::move(view));
+    }
+    rendered = world_.RenderTurnStart(baseline, views, inputs);
+  } else {
+    rendered = baseline ? world_.RenderStep(*baseline, inputs) : world_.RenderFull(inputs);
+  }
+  for (const auto& w : rendered.warnings) sink->Warning(w.code, w.message);
+  for (const auto& message : rendered.messages) {
+    Record(InputMessage(RoleName(message.role), message.parts), message.origin, sink);
+  }
+  JsonValue next = world_.NextBaseline(baseline, snapshot);
+  if (baseline == nullptr) {
+    sink->Persist(WorldStateLine(now_ms_, true, next));
+  } else {
+    JsonValue patch = MergePatchDiff(*baseline, next);
+    if (!IsEmptyMergePatch(patch)) sink->Persist(WorldStateLine(now_ms_, false, patch));
+  }
+  baseline_ = std::move(next);
+}
+
+void Session::PersistTurnContext(EffectSink* sink) {
+  TurnContextFields f;
+  f.turn_id = turn_id_;
+  f.cwd = config_.environments[0].cwd;
+  f.approval_policy = config_.approval_policy;
+  f.sandbox.mode = config_.sandbox.mode;
+  f.sandbox.writable_roots = config_.sandbox.writable_roots;
+  f.sandbox.network_access = config_.sandbox.network_access;
+  f.model = config_.model.slug;
+  f.effort = config_.reasoning_effort;
+  f.summary = config_.reasoning_summary;
+  JsonValue payload = TurnContextPayload(f);
+  if (!last_turn_context_ || TurnContextChanged(*last_turn_context_, payload)) {
+    sink->Persist(TurnContextLine(now_ms_, f));
+  }
+  last_turn_context_ = std::move(payload);
+}
+
+std::string Session::BuildBody(const std::vector<PromptItem>& prompt, bool compaction) const {
+  std::vector<std::string_view> items;
+  items.reserve(prompt.size());
+  for (const auto& p : prompt) items.push_back(*p.bytes);
+  BodyParams params;
+  params.model = config_.model.slug;
+  params.instructions = config_.model.instructions;
+  params.items = &items;
+  params.tools_bytes = advertised_tools_.array_bytes;
+  params.compaction = compaction;
+  params.supports_reasoning = config_.model.supports_reasoning;
+  if (config_.reasoning_effort) params.reasoning_effort = *config_.reasoning_effort;
+  if (config_.reasoning_summary) params.reasoning_summary = *config_.reasoning_summary;
+  if (config_.service_tier) params.service_tier = *config_.service_tier;
+  params.prompt_cache_key = config_.CacheKey();
+  if (config_.verbosity) params.verbosity = *config_.verbosity;
+  return BuildResponsesBody(params);
+}
+
+Result<std::string> Session::PromptPreview() const {
+  return BuildBody(ForPrompt(history_, config_.model.supports_images, &prompt_cache_), false);
+}
+
+void Session::IssueRequest(EffectSink* sink) {
+  ++request_counter_;
+  std::string id = "req-" + std::to_string(request_counter_);
+  std::vector<PromptItem> prompt =
+      ForPrompt(history_, config_.model.supports_images, &prompt_cache_);
+  std::string body = BuildBody(prompt, false);
+
+  // Explain the request against the previous one (SPEC §9) from the same cached pieces.
+  std::string instructions_bytes =
+      config_.model.instructions.empty() ? std::string() : JsonString(config_.model.instructions);
+  PromptSegments segments;
+  segments.model = config_.model.slug;
+  segments.cache_key = config_.CacheKey();
+  segments.instructions_bytes = instructions_bytes;
+  segments.tools_bytes = advertised_tools_.array_bytes;
+  for (const auto& p : prompt) {
+    segments.items.push_back(
+        ItemSegment{*p.bytes, p.synthetic ? std::string_view("tool")
+                                          : std::string_view(history_[p.history_index].origin)});
+  }
+  JsonValue report = explainer_.ExplainJson(id, segments);
+  sink->Persist(CacheReportLine(now_ms_, report));
+  JsonValue event = MakeEvent("cache_report");
+  for (auto& m : report.members()) event.Set(m.key, m.value);
+  sink->Event(std::move(event));
+
+  request_.emplace();
+  request_->id = id;
+  request_->purpose = "turn";
+  request_->endpoint = "responses";
+  request_->body = body;
+  state_ = TurnState::kAwaitingModel;
+  sink->SetModelRequest(ModelRequestEffect{id, "turn", "responses", 1, std::move(body)});
+}
+
+}  // namespace agentctx

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+// Model deliveries (SPEC §2.4, §10): SSE chunks or parsed events for the pending request;
+// nothing is recorded before `response.completed`, so a failed attempt leaves history untouched.
+// Stale deliveries (unknown/finished request, superseded attempt) only warn.
+#include "protocol/message_kind.h"
+#include "protocol/model_errors.h"
+#include "rollout/rollout_writer.h"
+#include "session/session.h"
+
+namespace agentctx {
+namespace {
+
+void StaleDelivery(std::string_view what, EffectSink* sink) {
+  sink->Warning("stale_delivery", "ignored a delivery for " + std::string(what));
+}
+
+std::uint64_t UsageField(const JsonValue* usage, std::string_view key,
+                         std::string_view detail_object = {}, std::string_view detail_key = {}) {
+  if (usage == nullptr) return 0;
+  const JsonValue* holder = usage;
+  if (!detail_object.empty()) {
+    holder = usage->Find(detail_object);
+    if (holder == nullptr) return 0;
+    key = detail_key;
+  }
+  auto v = holder->GetInt(key);
+  return v && *v > 0 ? static_cast<std::uint64_t>(*v) : 0;
+}
+
+}  // namespace
+
+Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, EffectSink* sink) {
+  if (!delivery.is_object()) return Fail(ErrorCode::kInvalidInput, "a delivery must be an object");
+  auto type = delivery.GetString("type");
+  if (!type) return Fail(ErrorCode::kInvalidInput, "a delivery needs a string `type`");
+  Advance(now_ms);
+  if (*type == "tool_output") {
+    auto call_id = delivery.GetString("call_id");
+    const JsonValue* output = delivery.Find("output");
+    if (!call_id || output == nullptr || !(output->is_string() || output->is_array())) {
+      return Fail(ErrorCode::kInvalidInput,
+                  "tool_output needs `call_id` and `output` (a string or content parts)");
+    }
+    for (auto& call : calls_) {
+      if (call.call_id == *call_id && call.host && !call.output) {
+        call.output = *output;
+        MaybeFinishTools(sink);
+        return {};
+      }
+    }
+    StaleDelivery("tool call " + std::string(*call_id), sink);
+    return {};
+  }
+  auto request_id = delivery.GetString("request_id");
+  if (!request_id) return Fail(ErrorCode::kInvalidInput, "a model delivery needs `request_id`");
+  if (*type != "model_events" && *type != "model_error" && *type != "model_response") {
+    return Fail(ErrorCode::kInvalidInput, "unknown delivery type: " + std::string(*type));
+  }
+  if (*request_id == last_completed_request_ && delivery.GetBool("end").value_or(false) &&
+      delivery.Find("sse") == nullptr && delivery.Find("events") == nullptr) {
+    return {};  // the host's end-of-stream after response.completed: nothing to do
+  }
+  if (!request_ || request_->id != *request_id || state_ != TurnState::kAwaitingModel ||
+      request_->terminal) {
+    StaleDelivery("request " + std::string(*request_id), sink);
+    return {};
+  }
+  if (*type == "model_error") {
+    std::optional<std::int64_t> status = delivery.GetInt("status");
+    ModelFailure f = MapModelErrorDelivery(status, delivery.GetString("body").value_or(""),
+                                           delivery.GetString("message").value_or(""));
+    FailRequest(f.code, f.message, f.retryable, f.retry_after_ms, sink);
+    return {};
+  }
+  if (*type == "model_response") {
+    return Fail(ErrorCode::kInvalidInput, "model_response deliveries answer compaction requests");
+  }
+  if (auto sse = delivery.GetString("sse")) {
+    SseOutput out;
+    request_->parser.Feed(*sse, &out);
+    for (const auto& w : out.warnings) sink->Warning(w.code, w.message);
+    for (const auto& event : out.events) {
+      if (!request_ || request_->terminal) break;
+      HandleModelEvent(event, sink);
+    }
+  }
+  if (const JsonValue* events = delivery.Find("events"); events != nullptr && events->is_array()) {
+    for (const auto& event : events->items()) {
+      if (!request_ || request_->terminal) break;
+      HandleModelEvent(event, sink);
+    }
+  }
+  if (delivery.GetBool("end").value_or(false) && request_ && !request_->terminal &&
+      state_ == TurnState::kAwaitingModel) {
+    ModelFailure f = StreamClosedFailure();
+    FailRequest(f.code, f.message, f.retryable, f.retry_after_ms, sink);
+  }
+  return {};
+}
+
+void Session::HandleModelEvent(const JsonValue& event, EffectSink* sink) {
+  auto type = event.GetString("type").value_or("");
+  if (type == "response.output_text.delta" || type == "response.reasoning_summary_text.delta" ||
+      type == "response.reasoning_text.delta") {
+    JsonValue e =
+        MakeEvent(type == "response.output_text.delta" ? "text_delta" : "reasoning_delta");
+    e.Set("request_id", JsonValue::String(request_->id));
+    e.Set("delta", JsonValue::String(std::string(event.GetString("delta").value_or(""))));
+    sink->Event(std::move(e));
+  } else if (type == "response.output_item.done") {
+    if (const JsonValue* item = event.Find("item"); item != nullptr) {
+      std::vector<Warning> warnings;
+      auto canonical = CanonicalizeItem(*item, &warnings);
+      for (const auto& w : warnings) sink->Warning(w.code, w.message);
+      if (canonical) request_->output_items.push_back(std::move(*canonical));
+    }
+  } else if (type == "response.completed") {
+    CompleteResponse(event, sink);
+  } else if (type == "response.failed") {
+    ModelFailure f = MapResponseFailed(event);
+    FailRequest(f.code, f.message, f.retryable, f.retry_after_ms, sink);
+  } else if (type == "response.incomplete") {
+    ModelFailure f = MapResponseIncomplete(event);
+    FailRequest(f.code, f.message, f.retryable, f.retry_after_ms, sink);
+  }
+  // Everything else (created, in_progress, added, part events) is ignored (SPEC §10).
+}
+
+void Session::CompleteResponse(const JsonValue& event, EffectSink* sink) {
+  request_->terminal = true;
+  last_completed_request_ = request_->id;
+  std::vector<JsonValue> items = std::move(request_->output_items);
+  std::string request_id = request_->id;
+  for (auto& item : items) {
+    bool is_message = ItemType(item) == "message";
+    std::string text;
+    if (is_message) {
+      for (auto part : MessageTexts(item, "output_text")) text += part;
+    }
+    Record(std::move(item), "model", sink);
+    if (is_message) {
+      sink->Persist(AgentMessageLine(now_ms_, text));
+      last_agent_message_ = text;
+    }
+  }
+  const JsonValue* response = event.Find("response");
+  const JsonValue* usage = response != nullptr ? response->Find("usage") : nullptr;
+  if (usage != nullptr && usage->is_object()) {
+    TokenUsageFields u;
+    u.input_tokens = UsageField(usage, "input_tokens");
+    u.cached_input_tokens = UsageField(usage, "", "input_tokens_details", "cached_tokens");
+    u.output_tokens = UsageField(usage, "output_tokens");
+    u.reasoning_output_tokens = UsageField(usage, "", "output_tokens_details", "reasoning_tokens");
+    u.total_tokens = usage->Find("total_tokens") != nullptr ? UsageField(usage, "total_tokens")
+                                                            : u.input_tokens + u.output_tokens;
+    std::optional<std::uint64_t> window;
+    if (config_.model.context_window) {
+      window = static_cast<std::uint64_t>(*config_.model.context_window);
+    }
+    sink->Persist(TokenCountLine(now_ms_, u, window));
+    explainer_.NoteReportedCached(request_id, u.cached_input_tokens);
+    JsonValue e = MakeEvent("token_usage");
+    e.Set("request_id", JsonValue::String(request_id));
+    e.Set("input_tokens", JsonValue::Int(static_cast<std::int64_t>(u.input_tokens)));
+    e.Set("cached_tokens", JsonValue::Int(static_cast<std::int64_t>(u.cached_input_tokens)));
+    e.Set("output_tokens", JsonValue::Int(static_cast<std::int64_t>(u.output_tokens)));
+    e.Set("reasoning_tokens", JsonValue::Int(static_cast<std::int64_t>(u.reasoning_output_tokens)));
+    e.Set("total_tokens", JsonValue::Int(static_cast<std::int64_t>(u.total_tokens)));
+    e.Set("context_tokens",
+          JsonValue::Int(static_cast<std::int64_t>(u.input_tokens + u.output_tokens)));
+    e.Set("context_window",
+          window ? JsonValue::Int(static_cast<std::int64_t>(*window)) : JsonValue());
+    sink->Event(std::move(e));
+  }
+  DispatchToolCalls(sink);
+}
+
+void Session::FailRequest(ErrorCode code, std::string message, bool retryable,
+                          std::optional<std::int64_t> retry_after_ms, EffectSink* sink) {
+  request_->terminal = true;
+  request_->output_items.clear();
+  sink->SetError(ErrorEffect{std::string(ErrorCodeName(code)), std::move(message), retryable,
+                             request_->id, retry_after_ms});
+  if (retryable) {
+    state_ = TurnState::kSuspended;  // until retry(request_id) or interrupt()
+    return;
+  }
+  EndTurn("failed", sink);
+}
+
+}  // namespace agentctx

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#include "support/session_driver.h"
+
+#include "protocol/json_codec.h"
+
+namespace agentctx::testing {
+
+SessionDriver::SessionDriver() : fs_(std::make_shared<MemoryFileSystem>()) {
+  handle_ = engine_.Open();
+  engine_.AddFileSystem(handle_, "workspace", fs_);
+}
+
+std::string SessionDriver::Call(const std::string& method, const std::string& input_json) {
+  return engine_.Call(handle_, method, input_json);
+}
+
+std::string SessionDriver::Start(const std::string& config_json, std::int64_t now_ms) {
+  std::string env = Call("session.start", "{\"config\":" + config_json +
+                                              ",\"now_ms\":" + std::to_string(now_ms) + "}");
+  Run(env, now_ms);
+  return env;
+}
+
+std::vector<JsonValue> SessionDriver::Submit(const std::string& text, std::int64_t now_ms) {
+  std::string input =
+      "{\"text\":" + JsonString(text) + ",\"now_ms\":" + std::to_string(now_ms) + "}";
+  return Run(Call("submit", input), now_ms);
+}
+
+std::vector<JsonValue> SessionDriver::Update(const std::string& delta_json, std::int64_t now_ms) {
+  return Run(
+      Call("update", "{\"delta\":" + delta_json + ",\"now_ms\":" + std::to_string(now_ms) + "}"),
+      now_ms);
+}
+
+std::string SessionDriver::RolloutText() const {
+  std::string out;
+  for (const auto& line : rollout_) out += line + "\n";
+  return out;
+}
+
+std::vector<JsonValue> SessionDriver::Run(std::string envelope, std::int64_t now_ms) {
+  std::vector<JsonValue> all;
+  std::vector<std::string> pending = {std::move(envelope)};
+  while (!pending.empty()) {
+    std::string env = std::move(pending.front());
+    pending.erase(pending.begin());
+    auto parsed = ParseJson(env);
+    if (!parsed || !parsed->GetBool("ok").value_or(false)) {
+      if (parsed) all.push_back(*parsed);
+      continue;
+    }
+    const JsonValue* effects = parsed->Find("value")->Find("effects");
+    if (effects == nullptr) continue;
+    for (const auto& effect : effects->items()) {
+      all.push_back(effect);
+      auto type = effect.GetString("type").value_or("");
+      if (type == "persist") {
+        for (const auto& line : effect.Find("lines")->items())
+          rollout_.push_back(line.string_value());
+      } else if (type == "model_request") {
+        std::string body(effect.GetString("body").value_or(""));
+        std::string endpoint(effect.GetString("endpoint").value_or(""));
+        bodies_.push_back(body);
+        std::string reply =
+            engine_.Call(0, "mock.respond",
+                         "{\"endpoint\":" + JsonString(endpoint) + ",\"body\":" + JsonString(body) +
+                             ",\"now_ms\":" + std::to_string(now_ms) + "}");
+        auto r = ParseJson(reply);
+        std::string id(effect.GetString("id").value_or(""));
+        std::string sse(r->Find("value")->GetString("body").value_or(""));
+        std::size_t step = chunk_size == 0 ? (sse.empty() ? 1 : sse.size()) : chunk_size;
+        for (std::size_t i = 0; i < sse.size(); i += step) {
+          pending.push_back(
+              Call("deliver", "{\"delivery\":{\"type\":\"model_events\",\"request_id\":" +
+                                  JsonString(id) + ",\"sse\":" + JsonString(sse.substr(i, step)) +
+                                  "},\"now_ms\":" + std::to_string(now_ms) + "}"));
+        }
+        pending.push_back(Call(
+            "deliver", "{\"delivery\":{\"type\":\"model_events\",\"request_id\":" + JsonString(id) +
+                           ",\"end\":true},\"now_ms\":" + std::to_string(now_ms) + "}"));
+      } else if (type == "tool_call") {
+        std::string name(effect.GetString("name").value_or(""));
+        std::string args(effect.GetString("arguments").value_or(""));
+        std::string out = host_tool ? host_tool(name, args) : "ok";
+        pending.push_back(Call("deliver", "{\"delivery\":{\"type\":\"tool_output\",\"call_id\":" +
+                                              JsonString(effect.GetString("call_id").value_or("")) +
+                                              ",\"output\":" + JsonString(out) +
+                                              "},\"now_ms\":" + std::to_string(now_ms) + "}"));
+      }
+    }
+  }
+  return all;
+}
+
+}  // namespace agentctx::testing

@@ -8,6 +8,7 @@
 
 #include "agentctx/version.h"
 #include "engine/envelope.h"
+#include "engine/fs_methods.h"
 #include "protocol/json_codec.h"
 
 namespace agentctx {
@@ -90,6 +91,7 @@ std::string Engine::Call(std::uint32_t handle, std::string_view method,
     return ErrorEnvelope(
         Error{ErrorCode::kBadHandle, "no open session has handle " + std::to_string(handle), {}});
   }
+  if (IsFsMethod(method)) return CallFsMethod(it->second.file_systems, method, input_json);
   return ErrorEnvelope(
       Error{ErrorCode::kUnknownMethod, "unknown session method: " + std::string(method), {}});
 }

@@ -21,7 +21,9 @@
 //  4. path_symlink and path_link always get ENOTCAPABLE: the FileSystem contract never makes
 //     links, and a link is the classic way out.
 // The checks use lstat/readlink/realpath on the host (metadata only); file contents are only
-// ever read or written by the guest through uvwasi.
+// ever read or written by the guest through uvwasi. Out of scope: another host process that
+// swaps a link between the check and uvwasi's open (the guest itself is synchronous and cannot
+// make links), and hard links that already exist in the workspace.
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

@@ -48,3 +48,12 @@ test('imports are allowlisted wasi_snapshot_preview1 functions', () => {
     assert.ok(ALLOWED_IMPORTS.has(i.name), `import ${i.name} is not on the allowlist`);
   }
 });
+
+test('host sources never import node:process (it makes fd 0 non-blocking: TOOLCHAIN §5)', async () => {
+  const { readdirSync } = await import('node:fs');
+  const dir = join(REPO, 'wasi-host/src');
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
+    const text = readFileSync(join(dir, name), 'utf8');
+    assert.doesNotMatch(text, /from\s+['"](node:)?process['"]|import\(\s*['"](node:)?process['"]/, name);
+  }
+});

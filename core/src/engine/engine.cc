@@ -8,6 +8,7 @@
 
 #include "agentctx/version.h"
 #include "engine/envelope.h"
+#include "engine/fs_methods.h"
 #include "engine/session_methods.h"
 #include "mock_model/mock_model.h"
 #include "protocol/json_codec.h"
@@ -106,6 +107,7 @@ std::string Engine::Call(std::uint32_t handle, std::string_view method,
     return ErrorEnvelope(
         Error{ErrorCode::kBadHandle, "no open session has handle " + std::to_string(handle), {}});
   }
+  if (IsFsMethod(method)) return CallFsMethod(it->second.file_systems, method, input_json);
   return CallSession(&it->second, method, input_json);
 }
 

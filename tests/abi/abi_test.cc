@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// The C ABI (wasi-host/include/agentctx_abi.h) on every runner: alloc/free, bad handles (-1,
+// nothing written), ok and error envelopes, per-handle output buffers, and each session
+// slot's `workspace` FileSystem reached through the fs.* methods.
+// The glue holds one process-wide Engine, so tests open their own handles and never assume
+// handle numbers.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "abi_glue.h"
+#include "agentctx/engine.h"
+#include "agentctx_abi.h"
+#include "support/fixtures.h"
+
+namespace agentctx {
+namespace {
+
+// Copies through guest-owned memory as a host does.
+int32_t Call(uint32_t handle, const std::string& method, const std::string& input) {
+  uint8_t* m = actx_alloc(static_cast<uint32_t>(method.size()));
+  uint8_t* in = actx_alloc(static_cast<uint32_t>(input.size()));
+  std::memcpy(m, method.data(), method.size());
+  std::memcpy(in, input.data(), input.size());
+  int32_t rc = actx_call(handle, m, static_cast<uint32_t>(method.size()), in,
+                         static_cast<uint32_t>(input.size()));
+  actx_free(m, static_cast<uint32_t>(method.size()));
+  actx_free(in, static_cast<uint32_t>(input.size()));
+  return rc;
+}
+
+std::string Output(uint32_t handle) {
+  const uint8_t* p = actx_output_ptr(handle);
+  return p == nullptr ? std::string()
+                      : std::string(reinterpret_cast<const char*>(p), actx_output_len(handle));
+}
+
+std::string VersionEnvelope() {
+  return std::string(R"({"v":1,"ok":true,"value":{"version":")") + std::string(Engine::Version()) +
+         "\"}}";
+}
+
+TEST(Abi, ReportsItsVersion) { EXPECT_EQ(actx_abi_version(), 1u); }
+
+TEST(Abi, AllocAndFree) {
+  uint8_t* p = actx_alloc(64);
+  ASSERT_NE(p, nullptr);
+  std::memset(p, 0xab, 64);
+  actx_free(p, 64);
+  uint8_t* empty = actx_alloc(0);
+  EXPECT_NE(empty, nullptr);
+  actx_free(empty, 0);
+  actx_free(nullptr, 0);  // ignored
+}
+
+TEST(Abi, OkEnvelopeOnTheEngineHandle) {
+  EXPECT_EQ(Call(0, "version", "{}"), 0);
+  EXPECT_EQ(Output(0), VersionEnvelope());
+  EXPECT_EQ(Call(0, "config.echo", R"({"b":1,"a":null})"), 0);
+  EXPECT_EQ(Output(0), std::string(R"({"v":1,"ok":true,"value":{"config":{"a":null,"b":1},)") +
+                           R"("version":")" + std::string(Engine::Version()) + "\"}}");
+}
+
+TEST(Abi, ErrorEnvelopes) {
+  EXPECT_EQ(Call(0, "config.echo", "{nope"), 1);
+  EXPECT_EQ(
+      Output(0),
+      R"({"v":1,"ok":false,"error":{"code":"invalid_json","message":"invalid JSON at byte 1: Missing a name for object member.","details":{"offset":"1"}}})");
+  EXPECT_EQ(Call(0, "no.such.method", "{}"), 1);
+  EXPECT_NE(Output(0).find(R"("code":"unknown_method")"), std::string::npos);
+  // Empty method and input (null pointers with length 0) are fine, not a crash.
+  EXPECT_EQ(actx_call(0, nullptr, 0, nullptr, 0), 1);
+  EXPECT_NE(Output(0).find(R"("code":"unknown_method")"), std::string::npos);
+}
+
+TEST(Abi, BadHandlesGiveMinusOneAndWriteNothing) {
+  ASSERT_EQ(Call(0, "version", "{}"), 0);
+  const uint32_t kNever = 0xfffffff0u;
+  EXPECT_EQ(Call(kNever, "version", "{}"), -1);
+  EXPECT_EQ(actx_output_ptr(kNever), nullptr);
+  EXPECT_EQ(actx_output_len(kNever), 0u);
+  EXPECT_EQ(Output(0), VersionEnvelope());  // untouched
+
+  uint32_t h = actx_open();
+  ASSERT_NE(h, 0u);
+  actx_close(h);
+  EXPECT_EQ(Call(h, "version", "{}"), -1);  // closed handles stay bad (never reused)
+  EXPECT_EQ(actx_output_ptr(h), nullptr);
+  actx_close(h);       // twice: ignored
+  actx_close(kNever);  // unknown: ignored
+  actx_close(0);       // the engine handle cannot be closed
+  EXPECT_EQ(Call(0, "version", "{}"), 0);
+}
+
+TEST(Abi, OutputBuffersArePerHandle) {
+  uint32_t a = actx_open();
+  uint32_t b = actx_open();
+  ASSERT_NE(a, 0u);
+  ASSERT_NE(b, 0u);
+  ASSERT_NE(a, b);
+  EXPECT_EQ(actx_output_len(a), 0u);  // nothing yet
+
+  ASSERT_EQ(Call(0, "version", "{}"), 0);
+  ASSERT_EQ(Call(a, "nope.a", "{}"), 1);
+  ASSERT_EQ(Call(b, "nope.b", "{}"), 1);
+  const std::string out_a = Output(a);
+  EXPECT_NE(out_a.find("unknown session method: nope.a"), std::string::npos);
+  EXPECT_NE(Output(b).find("unknown session method: nope.b"), std::string::npos);
+  EXPECT_EQ(Output(0), VersionEnvelope());
+
+  // A call on b (and on 0) leaves a's buffer, and its pointer, as they were.
+  const uint8_t* ptr_a = actx_output_ptr(a);
+  ASSERT_EQ(Call(b, "nope.again", "{\"x\":[1,2,3]}"), 1);
+  ASSERT_EQ(Call(0, "stats", "{}"), 0);
+  EXPECT_EQ(actx_output_ptr(a), ptr_a);
+  EXPECT_EQ(Output(a), out_a);
+  EXPECT_NE(Output(b).find("nope.again"), std::string::npos);
+
+  actx_close(a);
+  EXPECT_EQ(actx_output_ptr(a), nullptr);
+  EXPECT_NE(Output(b).find("nope.again"), std::string::npos);
+  actx_close(b);
+}
+
+TEST(Abi, StatsCountOpenSlots) {
+  ASSERT_EQ(Call(0, "stats", "{}"), 0);
+  const std::string before = Output(0);
+  uint32_t h = actx_open();
+  ASSERT_EQ(Call(0, "stats", "{}"), 0);
+  EXPECT_NE(Output(0), before);
+  actx_close(h);
+  ASSERT_EQ(Call(0, "stats", "{}"), 0);
+  EXPECT_EQ(Output(0), before);
+}
+
+TEST(Abi, SessionSlotsHaveAWorkspaceFileSystem) {
+  const std::string root = testing::FixturePath("posix_fs");
+  abi::SetWorkspaceRoot(root);
+  uint32_t h = actx_open();
+  abi::SetWorkspaceRoot("/workspace");
+  ASSERT_NE(h, 0u);
+
+  ASSERT_EQ(Call(h, "fs.read", R"({"fs":"workspace","path":")" + root + R"(/hello.txt"})"), 0)
+      << Output(h);
+  EXPECT_EQ(Output(h), R"({"v":1,"ok":true,"value":{"text":"hello, sandbox\n","bytes":15}})");
+  ASSERT_EQ(Call(h, "fs.list", R"({"fs":"workspace","path":")" + root + R"("})"), 0);
+  EXPECT_EQ(
+      Output(h),
+      R"({"v":1,"ok":true,"value":{"entries":[{"name":"hello.txt","kind":"file"},{"name":"latin.txt","kind":"file"},{"name":"sub","kind":"dir"}]}})");
+  ASSERT_EQ(Call(h, "fs.stat", R"({"fs":"workspace","path":")" + root + R"(/sub/nested.txt"})"), 0);
+  EXPECT_NE(Output(h).find(R"({"kind":"file","size":7,"mtime_ms":)"), std::string::npos);
+  // Outside the root, and `..`, never reach the system.
+  ASSERT_EQ(Call(h, "fs.read", R"({"fs":"workspace","path":"/etc/passwd"})"), 1);
+  EXPECT_EQ(
+      Output(h),
+      R"({"v":1,"ok":false,"error":{"code":"not_capable","message":"read /etc/passwd","details":{"path":"/etc/passwd"}}})");
+  ASSERT_EQ(Call(h, "fs.read", R"({"fs":"workspace","path":")" + root + R"(/../x"})"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"invalid_path")"), std::string::npos);
+  actx_close(h);
+}
+
+TEST(Abi, DefaultWorkspaceIsTheGuestPreopen) {
+  EXPECT_EQ(abi::WorkspaceRoot(), "/workspace");
+  uint32_t h = actx_open();
+  ASSERT_NE(h, 0u);
+  ASSERT_EQ(Call(h, "fs.stat", R"({"fs":"workspace","path":"/state/x"})"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"not_capable")"), std::string::npos);
+  actx_close(h);
+}
+
+}  // namespace
+}  // namespace agentctx

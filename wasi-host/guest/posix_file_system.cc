@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+// PosixFileSystem (see the header for the contract). Only stdio, stat, opendir and mkdir:
+// no <fstream> (missing in WASI libc++ 19) and no <filesystem>.
+#include "posix_file_system.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <utility>
+
+namespace agentctx {
+namespace {
+
+constexpr std::size_t kReadChunk = 64 * 1024;
+
+Unexpected<Error> PathError(ErrorCode code, std::string_view op, std::string_view path) {
+  Error error{code, std::string(op) + " " + std::string(path), {}};
+  error.details.emplace_back("path", std::string(path));
+  return Fail(std::move(error));
+}
+
+Unexpected<Error> ErrnoError(int err, std::string_view op, std::string_view path) {
+  return PathError(ErrnoToErrorCode(err), op, path);
+}
+
+// SPEC §3: leading `/`, no empty, `.` or `..` segments, no trailing `/` except root, no NUL.
+bool IsNormalisedPath(std::string_view path) {
+  if (path.empty() || path[0] != '/') return false;
+  if (path.find('\0') != std::string_view::npos) return false;
+  if (path.size() == 1) return true;
+  std::size_t start = 1;
+  while (start <= path.size()) {
+    std::size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    std::string_view segment = path.substr(start, end - start);
+    if (segment.empty() || segment == "." || segment == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+bool IsWithin(std::string_view root, std::string_view path) {
+  if (root == "/") return true;
+  if (path.size() < root.size() || path.substr(0, root.size()) != root) return false;
+  return path.size() == root.size() || path[root.size()] == '/';
+}
+
+FileKind KindFromMode(mode_t mode) {
+  if (S_ISREG(mode)) return FileKind::kFile;
+  if (S_ISDIR(mode)) return FileKind::kDir;
+  if (S_ISLNK(mode)) return FileKind::kSymlink;
+  return FileKind::kOther;
+}
+
+std::int64_t MtimeMs(const struct stat& st) {
+  return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000 +
+         static_cast<std::int64_t>(st.st_mtim.tv_nsec) / 1000000;
+}
+
+std::string JoinChild(std::string_view dir, const char* name) {
+  std::string out(dir);
+  if (out != "/") out.push_back('/');
+  out += name;
+  return out;
+}
+
+}  // namespace
+
+ErrorCode ErrnoToErrorCode(int err) {
+  switch (err) {
+    case ENOENT:
+      return ErrorCode::kNotFound;
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      return ErrorCode::kPermissionDenied;
+#ifdef ENOTCAPABLE
+    case ENOTCAPABLE:
+      return ErrorCode::kNotCapable;
+#endif
+    case ENOTDIR:
+      return ErrorCode::kNotADirectory;
+    case EISDIR:
+      return ErrorCode::kIsADirectory;
+    case EINVAL:
+    case ENAMETOOLONG:
+      return ErrorCode::kInvalidPath;
+    default:
+      return ErrorCode::kIo;
+  }
+}
+
+PosixFileSystem::PosixFileSystem(std::string root, bool sandboxed)
+    : root_(std::move(root)), sandboxed_(sandboxed) {}
+
+bool PosixFileSystem::Sandboxed() const {
+#ifdef __wasi__
+  static_cast<void>(sandboxed_);
+  return true;  // the guest sees only its preopens
+#else
+  return sandboxed_;
+#endif
+}
+
+Result<void> PosixFileSystem::Check(std::string_view op, std::string_view path) const {
+  if (!IsNormalisedPath(path)) return PathError(ErrorCode::kInvalidPath, op, path);
+  if (!IsWithin(root_, path)) return PathError(ErrorCode::kNotCapable, op, path);
+  return {};
+}
+
+Result<FileStat> PosixFileSystem::Stat(std::string_view path) {
+  ACTX_TRY_VOID(Check("stat", path));
+  std::string p(path);
+  struct stat st;
+  if (stat(p.c_str(), &st) != 0) return ErrnoError(errno, "stat", path);
+  FileStat out;
+  out.kind = KindFromMode(st.st_mode);
+  out.size = static_cast<std::uint64_t>(st.st_size);
+  out.mtime_ms = MtimeMs(st);
+  return out;
+}
+
+Result<std::string> PosixFileSystem::Read(std::string_view path, std::uint64_t max_bytes) {
+  ACTX_TRY_VOID(Check("read", path));
+  std::string p(path);
+  std::FILE* f = std::fopen(p.c_str(), "rb");
+  if (f == nullptr) return ErrnoError(errno, "read", path);
+  // fopen succeeds on a directory on Linux; answer is_a_directory on every target.
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    std::fclose(f);
+    return PathError(ErrorCode::kIsADirectory, "read", path);
+  }
+  std::string out;
+  char buf[kReadChunk];
+  while (static_cast<std::uint64_t>(out.size()) < max_bytes) {
+    std::uint64_t left = max_bytes - static_cast<std::uint64_t>(out.size());
+    std::size_t want = left < kReadChunk ? static_cast<std::size_t>(left) : kReadChunk;
+    std::size_t n = std::fread(buf, 1, want, f);
+    out.append(buf, n);
+    if (n < want) break;
+  }
+  if (std::ferror(f)) {
+    int err = errno;
+    std::fclose(f);
+    return ErrnoError(err, "read", path);
+  }
+  std::fclose(f);
+  return out;
+}
+
+Result<std::vector<DirEntry>> PosixFileSystem::List(std::string_view path) {
+  ACTX_TRY_VOID(Check("list", path));
+  std::string p(path);
+  DIR* dir = opendir(p.c_str());
+  if (dir == nullptr) return ErrnoError(errno, "list", path);
+  std::vector<DirEntry> entries;
+  errno = 0;
+  while (dirent* e = readdir(dir)) {
+    std::string_view name(e->d_name);
+    if (name == "." || name == "..") continue;
+    DirEntry entry{std::string(name), FileKind::kOther};
+    switch (e->d_type) {
+      case DT_REG:
+        entry.kind = FileKind::kFile;
+        break;
+      case DT_DIR:
+        entry.kind = FileKind::kDir;
+        break;
+      case DT_LNK:
+        entry.kind = FileKind::kSymlink;
+        break;
+      case DT_UNKNOWN: {
+        struct stat st;
+        std::string child = JoinChild(path, e->d_name);
+        if (lstat(child.c_str(), &st) == 0) entry.kind = KindFromMode(st.st_mode);
+        break;
+      }
+      default:
+        break;
+    }
+    entries.push_back(std::move(entry));
+    errno = 0;
+  }
+  int err = errno;
+  closedir(dir);
+  if (err != 0) return ErrnoError(err, "list", path);
+  return entries;
+}
+
+Result<void> PosixFileSystem::MakeParents(std::string_view path) const {
+  // Directories strictly between root_ and the file: root_ itself is assumed to exist.
+  std::size_t start = root_ == "/" ? 1 : root_.size() + 1;
+  while (true) {
+    std::size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) return {};
+    std::string dir(path.substr(0, slash));
+    struct stat st;
+    if (stat(dir.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) return PathError(ErrorCode::kNotADirectory, "write", dir);
+    } else if (errno != ENOENT) {
+      return ErrnoError(errno, "write", dir);
+    } else if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+      return ErrnoError(errno, "write", dir);
+    }
+    start = slash + 1;
+  }
+}
+
+Result<void> PosixFileSystem::Write(std::string_view path, std::string_view bytes,
+                                    bool create_parents) {
+  ACTX_TRY_VOID(Check("write", path));
+  if (create_parents) ACTX_TRY_VOID(MakeParents(path));
+  std::string p(path);
+  std::FILE* f = std::fopen(p.c_str(), "wb");
+  if (f == nullptr) return ErrnoError(errno, "write", path);
+  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  int err = ok ? 0 : errno;
+  if (std::fclose(f) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  if (!ok) return ErrnoError(err, "write", path);
+  return {};
+}
+
+}  // namespace agentctx

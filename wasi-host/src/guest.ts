@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// The WASI guest: loads agentctx.wasm (a reactor) under node:wasi and wraps its C ABI
+// (wasi-host/include/agentctx_abi.h). ARCHITECTURE §6 "WASI host"; TOOLCHAIN §5.
+// Invariants:
+//  - Preopens are exactly `/workspace` (read-only unless `writable`) and `/state` (writable
+//    unless `stateWritable: false`), each only when given; env and args are empty. The imports
+//    are wrapped by sandbox.ts (read-only roots, host-side symlink containment).
+//  - One instance per WasiGuest; wasi.initialize() runs exactly once.
+//  - call() copies UTF-8 in through actx_alloc/actx_free and the envelope out through a view
+//    made after the call (memory growth detaches older views).
+//  - A trap (any throw out of an export, including proc_exit) drops the instance for good and
+//    raises AgentctxHostError code `guest_trap`; the instance is never reused.
+//  - Uses the global `process` only where needed and never imports node:process (it would make
+//    fd 0 non-blocking for the guest).
+import { readFile } from 'node:fs/promises';
+import { WASI } from 'node:wasi';
+import { SandboxRoot, wrapWasiImports } from './sandbox.js';
+
+/** The C ABI revision this host speaks (agentctx_abi.h). */
+export const ABI_VERSION = 1;
+
+/** The actx_* exports of agentctx_abi.h. */
+interface AbiExports {
+  memory: WebAssembly.Memory;
+  actx_abi_version(): number;
+  actx_alloc(size: number): number;
+  actx_free(ptr: number, size: number): void;
+  actx_open(): number;
+  actx_close(handle: number): void;
+  actx_call(handle: number, method: number, methodLen: number, input: number, inputLen: number): number;
+  actx_output_ptr(handle: number): number;
+  actx_output_len(handle: number): number;
+}
+
+/** A host-side failure with an agentctx error code (`guest_trap`, `bad_handle`, …). */
+export class AgentctxHostError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AgentctxHostError';
+    this.code = code;
+  }
+}
+
+export interface GuestOptions {
+  /** Host directory preopened as `/workspace`. Omitted: no workspace preopen. */
+  workspace?: string;
+  /** Host directory preopened as `/state` (rollouts). Omitted: no state preopen. */
+  state?: string;
+  /** Let the guest write below `/workspace` (default false: read-only). */
+  writable?: boolean;
+  /** Let the guest write below `/state` (default true). */
+  stateWritable?: boolean;
+  /** The module: a path, a file URL or its bytes (default: agentctx.wasm next to this file). */
+  wasm?: string | URL | Uint8Array;
+}
+
+/** The outcome of one ABI call. `ok` mirrors actx_call's 0 (true) / 1 (false). */
+export interface CallResult {
+  ok: boolean;
+  envelope: string;
+}
+
+const DEFAULT_WASM = new URL('./agentctx.wasm', import.meta.url);
+const moduleCache = new Map<string, Promise<WebAssembly.Module>>();
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+async function compileModule(wasm: string | URL | Uint8Array | undefined): Promise<WebAssembly.Module> {
+  if (wasm instanceof Uint8Array) return WebAssembly.compile(wasm);
+  const key = String(wasm ?? DEFAULT_WASM);
+  let cached = moduleCache.get(key);
+  if (!cached) {
+    cached = readFile(wasm ?? DEFAULT_WASM).then((bytes) => WebAssembly.compile(bytes));
+    moduleCache.set(key, cached);
+    cached.catch(() => moduleCache.delete(key));
+  }
+  return cached;
+}
+
+/** One instance of the guest. Handles are opened, called and closed through it. */
+export class WasiGuest {
+  #abi: AbiExports | undefined;
+  #trap: AgentctxHostError | undefined;
+
+  private constructor(abi: AbiExports) {
+    this.#abi = abi;
+  }
+
+  /** Compiles (once per module source), instantiates and initializes the reactor. */
+  static async load(options: GuestOptions = {}): Promise<WasiGuest> {
+    let module: WebAssembly.Module;
+    try {
+      module = await compileModule(options.wasm);
+    } catch (e) {
+      throw new AgentctxHostError('module_load_failed', `cannot load agentctx.wasm: ${errorText(e)}`, { cause: e });
+    }
+    const preopens: Record<string, string> = {};
+    const roots: SandboxRoot[] = [];
+    if (options.workspace !== undefined) {
+      preopens['/workspace'] = options.workspace;
+      roots.push({ guestPath: '/workspace', hostPath: options.workspace, writable: options.writable === true });
+    }
+    if (options.state !== undefined) {
+      preopens['/state'] = options.state;
+      roots.push({ guestPath: '/state', hostPath: options.state, writable: options.stateWritable !== false });
+    }
+    let memory: WebAssembly.Memory | undefined;
+    let instance: WebAssembly.Instance;
+    try {
+      const wasi = new WASI({ version: 'preview1', args: [], env: {}, preopens, returnOnExit: true });
+      const wasiImports = wasi.wasiImport as Record<string, (...args: any[]) => number>;
+      const imports = {
+        wasi_snapshot_preview1: wrapWasiImports(wasiImports, roots, () => {
+          if (!memory) throw new Error('guest memory used before instantiation');
+          return memory;
+        }),
+      };
+      instance = await WebAssembly.instantiate(module, imports);
+      memory = instance.exports['memory'] as WebAssembly.Memory;
+      wasi.initialize(instance);
+    } catch (e) {
+      throw new AgentctxHostError('module_load_failed', `cannot start agentctx.wasm: ${errorText(e)}`, { cause: e });
+    }
+    const abi = instance.exports as unknown as AbiExports;
+    const version = abi.actx_abi_version();
+    if (version !== ABI_VERSION) {
+      throw new AgentctxHostError('module_load_failed', `agentctx.wasm speaks ABI ${version}, this host ${ABI_VERSION}`);
+    }
+    return new WasiGuest(abi);
+  }
+
+  /** True once the guest has trapped; every later use raises `guest_trap`. */
+  get trapped(): boolean {
+    return this.#trap !== undefined;
+  }
+
+  /** Opens a session slot (with its `workspace` FileSystem); returns its handle. */
+  open(): number {
+    const handle = this.#run((abi) => abi.actx_open());
+    if (handle === 0) throw new AgentctxHostError('internal', 'the session table is full');
+    return handle;
+  }
+
+  /** Closes a session slot; unknown handles are ignored. */
+  close(handle: number): void {
+    this.#run((abi) => abi.actx_close(handle));
+  }
+
+  /** Calls `method` on `handle` (0 = the engine) and returns the envelope JSON. */
+  call(handle: number, method: string, inputJson: string): string {
+    return this.callResult(handle, method, inputJson).envelope;
+  }
+
+  /** call(), plus whether the envelope is ok. A bad handle raises `bad_handle`. */
+  callResult(handle: number, method: string, inputJson: string): CallResult {
+    const m = encoder.encode(method);
+    const input = encoder.encode(inputJson);
+    return this.#run((abi) => {
+      const size = m.length + input.length;
+      const ptr = abi.actx_alloc(size);
+      if (ptr === 0) throw new Error(`actx_alloc(${size}) failed`); // an out-of-memory guest is dead
+      const dst = new Uint8Array(abi.memory.buffer, ptr, size);
+      dst.set(m, 0);
+      dst.set(input, m.length);
+      // If the guest traps, the block is lost with the instance; otherwise it is freed here.
+      const rc = abi.actx_call(handle, ptr, m.length, ptr + m.length, input.length);
+      abi.actx_free(ptr, size);
+      if (rc === -1) throw new AgentctxHostError('bad_handle', `no open session has handle ${handle}`);
+      const out = abi.actx_output_ptr(handle);
+      const len = abi.actx_output_len(handle);
+      // A fresh view: the call may have grown (and detached) the memory.
+      const envelope = decoder.decode(new Uint8Array(abi.memory.buffer, out, len));
+      return { ok: rc === 0, envelope };
+    });
+  }
+
+  /** Runs `f` against the live instance; a throw from the guest drops it (`guest_trap`). */
+  #run<T>(f: (abi: AbiExports) => T): T {
+    const abi = this.#abi;
+    if (abi === undefined) throw this.#trap ?? new AgentctxHostError('guest_trap', 'the guest is gone');
+    try {
+      return f(abi);
+    } catch (e) {
+      if (e instanceof AgentctxHostError) throw e;
+      this.#abi = undefined;
+      this.#trap = new AgentctxHostError(
+        'guest_trap',
+        `the WASI guest trapped (${errorText(e)}); the instance was dropped, resume from the rollout`,
+        { cause: e },
+      );
+      throw this.#trap;
+    }
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -70,9 +70,25 @@ std::string Query(const Session& s, std::string_view method, const JsonValue& in
   return {};
 }
 
+constexpr std::string_view kSessionMethods[] = {
+    "session.start",  "submit",        "deliver", "update",      "tick",
+    "interrupt",      "retry",         "history", "world_state", "instruction_sources",
+    "prompt_preview", "cache_summary", "stats",   "inspect"};
+
+bool IsSessionMethod(std::string_view method) {
+  for (auto m : kSessionMethods) {
+    if (m == method) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string CallSession(SessionSlot* slot, std::string_view method, std::string_view input_json) {
+  if (!IsSessionMethod(method)) {
+    return ErrorEnvelope(
+        Error{ErrorCode::kUnknownMethod, "unknown session method: " + std::string(method), {}});
+  }
   auto parsed = ParseJson(input_json.empty() ? std::string_view("{}") : input_json);
   if (!parsed) return ErrorEnvelope(parsed.error());
   if (!parsed->is_object()) {

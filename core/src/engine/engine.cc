@@ -12,6 +12,7 @@
 #include "engine/session_methods.h"
 #include "mock_model/mock_model.h"
 #include "protocol/json_codec.h"
+#include "rollout/replay.h"
 
 namespace agentctx {
 namespace {
@@ -79,6 +80,21 @@ std::string Engine::Impl::CallEngine(std::string_view method, std::string_view i
     if (!reply) return ErrorEnvelope(reply.error());
     JsonValue v = JsonValue::Object();
     v.Set("body", JsonValue::String(std::move(*reply)));
+    return OkEnvelope(v);
+  }
+  if (method == "rollout.inspect") {
+    // {"text": rollout JSONL} -> {"report": replay report, "table": text summary} (SPEC §13.4)
+    auto parsed = ParseJson(input);
+    if (!parsed) return ErrorEnvelope(parsed.error());
+    auto text = parsed->GetString("text");
+    if (!text) {
+      return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "rollout.inspect needs `text`", {}});
+    }
+    auto report = ReplayReport(*text);
+    if (!report) return ErrorEnvelope(report.error());
+    JsonValue v = JsonValue::Object();
+    v.Set("table", JsonValue::String(RenderReplayTable(*report)));
+    v.Set("report", std::move(*report));
     return OkEnvelope(v);
   }
   if (method == "config.echo") {

@@ -70,10 +70,21 @@ std::string Query(const Session& s, std::string_view method, const JsonValue& in
   return {};
 }
 
-constexpr std::string_view kSessionMethods[] = {
-    "session.start",  "submit",        "deliver", "update",      "tick",
-    "interrupt",      "retry",         "history", "world_state", "instruction_sources",
-    "prompt_preview", "cache_summary", "stats",   "inspect"};
+constexpr std::string_view kSessionMethods[] = {"session.start",
+                                                "session.resume",
+                                                "submit",
+                                                "deliver",
+                                                "update",
+                                                "tick",
+                                                "interrupt",
+                                                "retry",
+                                                "history",
+                                                "world_state",
+                                                "instruction_sources",
+                                                "prompt_preview",
+                                                "cache_summary",
+                                                "stats",
+                                                "inspect"};
 
 bool IsSessionMethod(std::string_view method) {
   for (auto m : kSessionMethods) {
@@ -110,6 +121,23 @@ std::string CallSession(SessionSlot* slot, std::string_view method, std::string_
     auto created = Session::Create(*config, slot->file_systems, *now, &sink);
     if (!created) return ErrorEnvelope(created.error());
     slot->session = std::move(*created);
+    return OkEnvelopeRaw(sink.ToJson());
+  }
+  if (method == "session.resume") {
+    if (slot->session) {
+      return ErrorEnvelope(
+          Error{ErrorCode::kInvalidState, "this handle already has a session", {}});
+    }
+    const JsonValue* config = parsed->Find("config");
+    auto rollout = parsed->GetString("rollout");
+    if (config == nullptr || !rollout) {
+      return ErrorEnvelope(Error{
+          ErrorCode::kInvalidInput, "session.resume needs `config` and a string `rollout`", {}});
+    }
+    EffectSink sink;
+    auto resumed = Session::Resume(*config, *rollout, slot->file_systems, *now, &sink);
+    if (!resumed) return ErrorEnvelope(resumed.error());
+    slot->session = std::move(*resumed);
     return OkEnvelopeRaw(sink.ToJson());
   }
   if (!slot->session) {

@@ -46,6 +46,12 @@ class Session {
   static Result<std::unique_ptr<Session>> Create(const JsonValue& config, FileSystemMap fs,
                                                  std::int64_t now_ms, EffectSink* sink);
 
+  /// SPEC §13.3 resume: rebuilds history, baseline and counters from rollout text without any
+  /// FileSystem access; the first step then reloads AGENTS.md and appends only what changed.
+  static Result<std::unique_ptr<Session>> Resume(const JsonValue& config,
+                                                 std::string_view rollout_text, FileSystemMap fs,
+                                                 std::int64_t now_ms, EffectSink* sink);
+
   Result<void> Submit(const JsonValue& input, std::int64_t now_ms, EffectSink* sink);
   Result<void> Deliver(const JsonValue& delivery, std::int64_t now_ms, EffectSink* sink);
   Result<void> Update(const JsonValue& delta, std::int64_t now_ms, EffectSink* sink);

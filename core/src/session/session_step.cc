@@ -164,7 +164,7 @@ void Session::IssueRequest(EffectSink* sink) {
   for (auto& m : report.members()) event.Set(m.key, m.value);
   sink->Event(std::move(event));
 
-  request_.emplace();
+  request_ = PendingRequest{};  // not emplace(): clang-14 rejects it for this nested type
   request_->id = id;
   request_->purpose = "turn";
   request_->endpoint = "responses";

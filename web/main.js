@@ -32,6 +32,8 @@ const app = {
   requests: [],
   /** token_usage events in order, each with `compactionBefore` when a compaction preceded it. */
   usage: [],
+  /** cache_report events by request id. */
+  reports: new Map(),
   /** Compactions seen (events), used as chart markers. */
   compactions: 0,
   /** AGENTS.md edits: path -> {time, request} (the number of requests issued before the edit). */
@@ -73,9 +75,8 @@ const app = {
 
   event(event) {
     if (event.type === 'cache_report') {
-      const request = [...this.requests].reverse().find((r) => r.id === event.request_id);
-      if (request) request.report = event;
-      this.emit('request', request);
+      // Events precede the model_request effect of the same call (SPEC §2.6): keep it for it.
+      this.reports.set(event.request_id, event);
     } else if (event.type === 'token_usage') {
       const request = [...this.requests].reverse().find((r) => r.id === event.request_id);
       if (request) request.usage = event;
@@ -149,7 +150,8 @@ const app = {
 
   effect(effect) {
     if (effect.type === 'model_request') {
-      this.requests.push({ ...effect, report: null, usage: null });
+      // A retry keeps its id (and its cache report: a retry is not a new request, SPEC §9).
+      this.requests.push({ ...effect, report: this.reports.get(effect.id) ?? null, usage: null });
       this.emit('request', this.requests.at(-1));
     } else if (effect.type === 'error') {
       chat.errorEffect(effect);
@@ -161,6 +163,7 @@ const app = {
     this.session?.close();
     this.rollout = [];
     this.requests = [];
+    this.reports.clear();
     this.usage = [];
     this.compactions = 0;
     this.pendingCompaction = false;
@@ -183,6 +186,7 @@ async function main() {
   for (const panel of [chat, workspace, settings, inspector, cache, world, agents, rollout]) panel.init(app);
   initTabs();
 
+  $('key-form').addEventListener('submit', (e) => e.preventDefault());
   $('api-key').addEventListener('input', (e) => {
     app.apiKey = e.target.value.trim();
     $('model-source').textContent = app.apiKey === ''

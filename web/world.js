@@ -8,6 +8,8 @@ let app;
 let turn = '(session start)';
 
 function add(line) {
+  const view = $('view-world');
+  const atEnd = view.scrollTop + view.clientHeight >= view.scrollHeight - 8;
   const full = line.payload.full === true;
   const keys = Object.keys(line.payload.state ?? {});
   $('world-timeline').append(el('li', { class: full ? 'full' : 'patch', dataset: { turn } },
@@ -16,6 +18,7 @@ function add(line) {
       el('time', { datetime: line.timestamp }, line.timestamp.slice(11, 23)),
       ` · sections: ${keys.join(', ') || '—'}`),
     el('pre', { class: 'json' }, pretty(line.payload.state))));
+  if (atEnd) view.scrollTop = view.scrollHeight; // follow the newest entry
 }
 
 function onLines(lines) {
@@ -38,6 +41,11 @@ function renderBaseline() {
 export function init(appState) {
   app = appState;
   app.on('rollout', onLines);
+  // Opening the view shows the newest entry.
+  $('tab-world').addEventListener('click', () => requestAnimationFrame(() => {
+    const view = $('view-world');
+    view.scrollTop = view.scrollHeight;
+  }));
   app.on('turn', renderBaseline);
   app.on('reset', () => {
     turn = '(session start)';

@@ -56,8 +56,8 @@ const result = await runTurn(session, {
   onEvent: (e) => { if (e.type === 'text_delta') deltas.push(e.delta); },
   onPersist: (l) => { lines.push(...l); },
 });
-const answer = { version: engine.version(), result, streamed: deltas.join(''), lines: lines.length, handles: engine.stats().open_handles };
 session.close();
+const answer = { version: engine.version(), result, streamed: deltas.join(''), lines: lines.length, handles: engine.stats().open_handles };
 engine.dispose();
 `;
 
@@ -160,7 +160,7 @@ test('npm pack -> install -> Node turn, tsc --strict, npx agentctx --version, es
 
     await t.test('npx agentctx --version', async () => {
       const { stdout } = await run('npx', ['--no-install', 'agentctx', '--version'], { cwd: project });
-      assert.equal(stdout.trim(), pkg.version);
+      assert.equal(stdout.trim(), `agentctx ${pkg.version}`);
     });
 
     await t.test('an esbuild bundle runs the turn in Chromium', async () => {

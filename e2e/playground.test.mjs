@@ -89,6 +89,11 @@ test('playground flows in Chromium', { timeout: 240000 }, async (t) => {
       assert.equal((await page.textContent('#engine-version')).trim(), pkg.version);
       assert.equal(await page.textContent('#model-source'), 'mock model (offline)');
       assert.ok(await page.locator('#file-tree button[data-path="/repo/services/api/AGENTS.md"]').count());
+      // Every form control has an accessible name; images have text alternatives.
+      const unnamed = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
+        .filter((e) => !(e.labels?.length || e.getAttribute('aria-label') || e.textContent.trim() || e.type === 'file'))
+        .map((e) => e.outerHTML));
+      assert.deepEqual(unnamed, []);
       await shot(page, 'load');
     });
 

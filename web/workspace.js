@@ -33,20 +33,20 @@ function buildTree(paths) {
   return root;
 }
 
-function renderNode(node, level) {
+function renderNode(node) {
   const items = [];
   for (const child of [...node.children.values()].sort((a, b) => (a.file - b.file) || a.name.localeCompare(b.name))) {
     if (child.file) {
       const current = child.path === selected;
-      items.push(el('li', { role: 'treeitem', 'aria-level': level, 'aria-selected': current ? 'true' : 'false' },
+      items.push(el('li', {},
         el('button', {
           type: 'button', class: `file${isAgentsFile(child.path) ? ' agents' : ''}`, dataset: { path: child.path },
           'aria-current': current ? 'true' : undefined, onclick: () => open(child.path),
         }, child.name)));
     } else {
-      items.push(el('li', { role: 'treeitem', 'aria-level': level, 'aria-expanded': 'true' },
+      items.push(el('li', {},
         el('span', { class: 'dir' }, `${child.name}/`),
-        el('ul', { role: 'group' }, renderNode(child, level + 1))));
+        el('ul', {}, renderNode(child))));
     }
   }
   return items;
@@ -54,7 +54,7 @@ function renderNode(node, level) {
 
 function render() {
   const paths = app.fs.paths();
-  $('file-tree').replaceChildren(...renderNode(buildTree(paths), 1));
+  $('file-tree').replaceChildren(...renderNode(buildTree(paths)));
   const dirs = new Set();
   for (const p of paths) {
     for (let d = p.slice(0, p.lastIndexOf('/')); d !== ''; d = d.slice(0, d.lastIndexOf('/'))) dirs.add(d);

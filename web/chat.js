@@ -61,7 +61,10 @@ export function init(appState) {
     log.setAttribute('aria-busy', busy ? 'true' : 'false');
   });
   app.on('reset', () => {
-    log.replaceChildren();
+    log.replaceChildren(el('li', { class: 'note intro' },
+      'The offline mock model reads the files you name (“Please read src/main.rs”), lists with #mock-list:<dir>, ',
+      'writes with #mock-write:<path>=<text>, and fails on request with #mock-fail-once:rate_limit_exceeded ',
+      '(retried after a backoff). AGENTS.md lines like “reply prefix: X” shape its answers.'));
     bubbles.clear();
     calls.clear();
     thinking = new Map();

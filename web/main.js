@@ -189,9 +189,10 @@ async function main() {
   $('key-form').addEventListener('submit', (e) => e.preventDefault());
   $('api-key').addEventListener('input', (e) => {
     app.apiKey = e.target.value.trim();
+    const mock = app.config?.model.slug.startsWith('mock') ?? true;
     $('model-source').textContent = app.apiKey === ''
       ? 'mock model (offline)'
-      : 'OpenAI Responses API (key in memory only)';
+      : `OpenAI Responses API (key in memory only)${mock ? ' — set Model to an OpenAI model name' : ''}`;
   });
   $('new-session').addEventListener('click', () => {
     if (!app.busy) app.startSession();

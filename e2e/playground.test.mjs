@@ -3,8 +3,9 @@
 // load; a message with a tool call and an answer; an AGENTS.md edit in probe mode (replacement
 // notice appended, prefix intact); a cwd change (environment update); the pretend MCP server
 // toggled under `apply` (tools_changed break) and `defer` (no break, <tools> notice); rollout
-// export -> reload -> import (same chart); zero console errors or warnings and no request
-// leaving the local server. Screenshots of the main views go to e2e/out/.
+// export -> reload -> import (same chart); an OpenAI key (fetch intercepted) that is sent as a
+// header and found nowhere else; zero console errors or warnings and no other request leaving
+// the local server. Screenshots of the main views go to e2e/out/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -202,6 +203,48 @@ test('playground flows in Chromium', { timeout: 240000 }, async (t) => {
       const n = JSON.parse(series).length;
       assert.match(await page.textContent('#replay-summary'), new RegExp(`${n} with reported usage`));
       await shot(page, 'replay');
+    });
+
+    await t.test('an OpenAI key switches to fetch + SSE and stays in memory only', async () => {
+      const key = 'sk-test-playground-0123456789';
+      const seen = [];
+      const sse = [
+        { type: 'response.created', response: { id: 'resp_1' } },
+        { type: 'response.output_text.delta', item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'Hello from ' },
+        { type: 'response.output_text.delta', item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'the API.' },
+        { type: 'response.output_item.done', output_index: 0, item: { type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'Hello from the API.' }] } },
+        { type: 'response.completed', response: { id: 'resp_1', usage: { input_tokens: 2000, input_tokens_details: { cached_tokens: 1024 }, output_tokens: 5, total_tokens: 2005 } } },
+      ].map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+      await page.route('https://api.openai.com/**', (route) => {
+        seen.push({ url: route.request().url(), auth: route.request().headers().authorization, body: route.request().postData() });
+        return route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream', 'access-control-allow-origin': '*' }, body: sse });
+      });
+      await page.fill('#api-key', key);
+      assert.match(await page.textContent('#model-source'), /OpenAI Responses API/);
+      await page.fill('input[name="model"]', 'gpt-test');
+      await page.locator('input[name="model"]').dispatchEvent('change');
+      await send(page, 'Say hello.');
+      assert.equal(await page.locator('#chat .msg.assistant .text').last().textContent(), 'Hello from the API.');
+      assert.equal(seen.length, 1);
+      assert.equal(seen[0].url, 'https://api.openai.com/v1/responses');
+      assert.equal(seen[0].auth, `Bearer ${key}`);
+      const requests = await lastRequests(page, 1);
+      assert.equal(seen[0].body, requests[0].body); // sent unchanged
+      assert.ok(requests[0].body.startsWith('{"model":"gpt-test",'));
+
+      const stored = await page.evaluate(async () => ({
+        local: Object.keys(localStorage).length, session: Object.keys(sessionStorage).length, cookies: document.cookie,
+        databases: (await indexedDB.databases()).length,
+      }));
+      assert.deepEqual(stored, { local: 0, session: 0, cookies: '', databases: 0 });
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-rollout')]);
+      const file = join(downloads, 'with-key.jsonl');
+      await download.saveAs(file);
+      assert.ok(!readFileSync(file, 'utf8').includes(key));
+      assert.ok(!(await page.content()).includes(key));
+      await page.fill('#api-key', '');
+      await page.unroute('https://api.openai.com/**');
+      foreign.splice(0, foreign.length, ...foreign.filter((u) => !u.startsWith('https://api.openai.com/')));
     });
 
     assert.deepEqual(problems, []);

@@ -71,7 +71,7 @@ function open(path) {
   // Keep the open file visible inside the tree box (never scroll the page).
   const tree = $('file-tree');
   const current = tree.querySelector('[aria-current="true"]');
-  if (current) tree.scrollTop = Math.max(0, current.offsetTop - tree.offsetTop - tree.clientHeight / 2);
+  if (current) tree.scrollTop = Math.max(0, current.offsetTop - tree.clientHeight / 2);
 }
 
 function noteEdit(path) {

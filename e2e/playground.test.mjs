@@ -2,7 +2,8 @@
 // The playground in Debian's Chromium (TOOLCHAIN §7), one browser context for the whole file:
 // load; a message with a tool call and an answer; an AGENTS.md edit in probe mode (replacement
 // notice appended, prefix intact); a cwd change (environment update); the pretend MCP server
-// toggled under `apply` (tools_changed break) and `defer` (no break, <tools> notice); rollout
+// toggled under `apply` (tools_changed break) and `defer` (no break, <tools> notice); a forced
+// compaction (marker on the chart, history_rewritten_by_compaction next); rollout
 // export -> reload -> import (same chart); an OpenAI key (fetch intercepted) that is sent as a
 // header and found nowhere else; zero console errors or warnings and no other request leaving
 // the local server. Screenshots of the main views go to e2e/out/.
@@ -22,14 +23,21 @@ const pkg = JSON.parse(readFileSync(join(repo, 'wasm/package.json'), 'utf8'));
 const outDir = join(repo, 'e2e/out');
 const REPLACEMENT_NOTICE = 'These AGENTS.md instructions replace all previously provided AGENTS.md instructions.';
 
-/** Sends a message and waits for its turn to end; returns the turn note's text. */
-async function send(page, text) {
+/** Runs `action` and waits for the turn it starts to end; returns the turn note's text. */
+async function turn(page, action) {
   const before = await page.locator('#chat .note.turn').count();
-  await page.fill('#composer-input', text);
-  await page.click('#send');
+  await action();
   await page.locator('#chat .note.turn').nth(before).waitFor({ timeout: 30000 });
   await page.waitForSelector('#send:not([disabled])');
   return page.locator('#chat .note.turn').nth(before).textContent();
+}
+
+/** Sends a message and waits for its turn to end. */
+function send(page, text) {
+  return turn(page, async () => {
+    await page.fill('#composer-input', text);
+    await page.click('#send');
+  });
 }
 
 async function tab(page, id) {
@@ -184,8 +192,26 @@ test('playground flows in Chromium', { timeout: 240000 }, async (t) => {
       await shot(page, 'cache');
     });
 
+    await t.test('force a compaction', async () => {
+      await tab(page, 'tab-inspector');
+      assert.match(await turn(page, () => page.click('#compact')), /completed · 1 request$/);
+      assert.match(await page.locator('#chat .note.compaction').last().textContent(), /^compaction completed: \d+ → \d+ tokens$/);
+      assert.match(await page.locator('#request-select option:checked').textContent(), /· compact/);
+      assert.ok((await page.textContent('#request-body mark.fresh')).includes('You are performing a CONTEXT CHECKPOINT COMPACTION'));
+      await send(page, 'After the compaction.');
+      assert.equal(await page.locator('#chat .msg.assistant .text').last().textContent(), '[web] Mock reply to: After the compaction.');
+      assert.equal(await page.getAttribute('#request-report', 'data-break'), 'history_rewritten_by_compaction');
+      await tab(page, 'tab-cache');
+      const bars = JSON.parse(await page.getAttribute('#chart-live figure', 'data-series')).length;
+      assert.equal(await page.getAttribute('#chart-live figure', 'data-markers'), `[${bars - 1}]`);
+      assert.match(await page.textContent('#cost-live'), /Includes 1 compaction request/);
+      await shot(page, 'compaction');
+    });
+
     await t.test('export a rollout, reload, import it: the same chart', async () => {
       const series = await page.getAttribute('#chart-live figure', 'data-series');
+      const markers = await page.getAttribute('#chart-live figure', 'data-markers');
+      const cost = (await page.textContent('#cost-live')).replace(/ Includes .*$/, '');
       assert.ok(JSON.parse(series).length >= 6);
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-rollout')]);
       const file = join(downloads, download.suggestedFilename());
@@ -199,6 +225,8 @@ test('playground flows in Chromium', { timeout: 240000 }, async (t) => {
       await page.waitForSelector('#replay:not([hidden])');
       assert.equal(await page.getAttribute('#tab-replay', 'aria-selected'), 'true');
       assert.equal(await page.getAttribute('#chart-replay figure', 'data-series'), series);
+      assert.equal(await page.getAttribute('#chart-replay figure', 'data-markers'), markers);
+      assert.equal(await page.textContent('#cost-replay'), cost);
       // Rollouts carry no instructions or tools (SPEC §13.4): the replay sees the same usage.
       const n = JSON.parse(series).length;
       assert.match(await page.textContent('#replay-summary'), new RegExp(`${n} with reported usage`));

@@ -18,14 +18,17 @@ export function prices() {
 export function liveSeries() {
   const series = app.usage.map((u) => ({ label: u.request_id, input: u.input_tokens, cached: u.cached_tokens }));
   const markers = app.usage.flatMap((u, i) => (u.compactionBefore ? [i] : []));
-  const output = app.usage.reduce((a, u) => a + u.output_tokens, 0);
-  return { series, markers, output };
+  const output = [...app.usage, ...app.compactionUsage].reduce((a, u) => a + u.output_tokens, 0);
+  const compactions = app.compactionUsage.map((u) => ({ label: u.request_id, input: u.input_tokens, cached: u.cached_tokens }));
+  return { series, markers, output, compactions };
 }
 
 function render() {
-  const { series, markers, output } = liveSeries();
-  renderChart($('chart-live'), { series, markers, caption: 'This session: input tokens per request —' });
-  $('cost-live').textContent = costText(series, prices(), output);
+  const { series, markers, output, compactions } = liveSeries();
+  renderChart($('chart-live'), { series, markers, caption: 'This session: input tokens per turn request —' });
+  const extra = compactions.length === 0 ? ''
+    : ` Includes ${compactions.length} compaction request${compactions.length > 1 ? 's' : ''} (not drawn).`;
+  $('cost-live').textContent = costText([...series, ...compactions], prices(), output) + extra;
   let summary;
   try {
     summary = app.session.call('cache_summary');

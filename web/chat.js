@@ -22,7 +22,7 @@ function add(node) {
   return node;
 }
 
-function note(text, kind = 'info') {
+export function note(text, kind = 'info') {
   return add(el('li', { class: `note ${kind}` }, text));
 }
 
@@ -57,6 +57,7 @@ export function init(appState) {
   $('stop').addEventListener('click', () => app.abort?.abort());
   app.on('busy', (busy) => {
     $('send').disabled = busy;
+    $('compact').disabled = busy;
     $('stop').disabled = !busy;
     log.setAttribute('aria-busy', busy ? 'true' : 'false');
   });

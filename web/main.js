@@ -30,8 +30,10 @@ const app = {
   rollout: [],
   /** Every model_request in issue order: {id, purpose, endpoint, attempt, body, report, usage}. */
   requests: [],
-  /** token_usage events in order, each with `compactionBefore` when a compaction preceded it. */
+  /** token_usage of turn requests in order, each with `compactionBefore` after a compaction. */
   usage: [],
+  /** token_usage of compaction requests. */
+  compactionUsage: [],
   /** cache_report events by request id. */
   reports: new Map(),
   /** Compactions seen (events), used as chart markers. */
@@ -80,8 +82,14 @@ const app = {
     } else if (event.type === 'token_usage') {
       const request = [...this.requests].reverse().find((r) => r.id === event.request_id);
       if (request) request.usage = event;
-      this.usage.push({ ...event, compactionBefore: this.pendingCompaction === true });
-      this.pendingCompaction = false;
+      if (request?.purpose === 'compact') {
+        // Costed, but not a bar: rollouts do not rebuild compaction requests (SPEC §13.4), and
+        // the chart must look the same after an export and import.
+        this.compactionUsage.push(event);
+      } else {
+        this.usage.push({ ...event, compactionBefore: this.pendingCompaction === true });
+        this.pendingCompaction = false;
+      }
       this.emit('usage', event);
       this.emit('request', request);
     } else if (event.type === 'compaction' && event.phase === 'completed') {
@@ -148,6 +156,20 @@ const app = {
     }
   },
 
+  /** Forces a compaction: `compact` starts its own turn, which runTurn drives. */
+  compact() {
+    if (this.busy) return;
+    let effects;
+    try {
+      effects = this.session.call('compact', { now_ms: this.now() }).effects;
+    } catch (error) {
+      this.status(error);
+      return;
+    }
+    chat.note('manual compaction requested', 'compaction');
+    this.runTurn({ effects });
+  },
+
   effect(effect) {
     if (effect.type === 'model_request') {
       // A retry keeps its id (and its cache report: a retry is not a new request, SPEC §9).
@@ -165,6 +187,7 @@ const app = {
     this.requests = [];
     this.reports.clear();
     this.usage = [];
+    this.compactionUsage = [];
     this.compactions = 0;
     this.pendingCompaction = false;
     this.edits.clear();
@@ -194,6 +217,7 @@ async function main() {
       ? 'mock model (offline)'
       : `OpenAI Responses API (key in memory only)${mock ? ' — set Model to an OpenAI model name' : ''}`;
   });
+  $('compact').addEventListener('click', () => app.compact());
   $('new-session').addEventListener('click', () => {
     if (!app.busy) app.startSession();
   });

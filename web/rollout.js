@@ -9,7 +9,7 @@ import { selectTab } from './tabs.js';
 import { $, el, facts, fmt, parseJsonl, pct } from './util.js';
 
 let app;
-let imported = null; // {name, report, table, output}
+let imported = null; // {name, report, table, usage}
 
 function exportRollout() {
   const text = app.rollout.map((line) => `${line}\n`).join('');
@@ -21,27 +21,30 @@ function exportRollout() {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** Output tokens summed from the rollout's token_count lines (display only). */
-function outputTokens(text) {
-  let total = 0;
+/** Every token_count line's usage (turn and compaction requests alike), for the cost estimate. */
+function usageLines(text) {
+  const usage = [];
+  let output = 0;
   for (const line of parseJsonl(text)) {
-    const usage = line?.payload?.type === 'token_count' ? line.payload.info?.last_token_usage : null;
-    if (usage && typeof usage.output_tokens === 'number') total += usage.output_tokens;
+    const u = line?.payload?.type === 'token_count' ? line.payload.info?.last_token_usage : null;
+    if (!u || typeof u.input_tokens !== 'number') continue;
+    usage.push({ label: '', input: u.input_tokens, cached: u.cached_input_tokens ?? 0 });
+    output += u.output_tokens ?? 0;
   }
-  return total;
+  return { usage, output };
 }
 
 function render() {
   if (imported === null) return;
-  const { name, report, table, output } = imported;
+  const { name, report, table, usage } = imported;
   const withUsage = report.requests.filter((r) => r.input_tokens !== null);
   const series = withUsage.map((r) => ({ label: r.request_id, input: r.input_tokens, cached: r.cached_input_tokens ?? 0 }));
   const markers = withUsage.flatMap((r, i) => (r.break?.reason === 'history_rewritten_by_compaction' ? [i] : []));
   $('replay-empty').hidden = true;
   $('replay').hidden = false;
   $('replay-title').textContent = `Replay of ${name}`;
-  renderChart($('chart-replay'), { series, markers, caption: 'Imported rollout: input tokens per request —' });
-  $('cost-replay').textContent = costText(series, prices(), output);
+  renderChart($('chart-replay'), { series, markers, caption: 'Imported rollout: input tokens per turn request —' });
+  $('cost-replay').textContent = costText(usage.usage, prices(), usage.output);
   const s = report.summary;
   const breaks = Object.entries(s.breaks);
   $('replay-summary').replaceChildren(facts([
@@ -61,7 +64,7 @@ async function importRollout(file) {
   const text = await file.text();
   try {
     const { report, table } = app.engine.call('rollout.inspect', { text });
-    imported = { name: file.name, report, table, output: outputTokens(text) };
+    imported = { name: file.name, report, table, usage: usageLines(text) };
     app.status('');
     render();
     selectTab('tab-replay');

@@ -130,6 +130,33 @@ test('a non-retryable failure ends the turn as failed without waiting', async ()
   engine.dispose();
 });
 
+for (const strategy of ['local', 'remote']) {
+  test(`a manual ${strategy} compaction is driven by runTurn from the effects of compact`, async () => {
+    const { engine, session } = await open({ compaction: { strategy } });
+    await runTurn(session, { input: 'Please read src/main.rs.', model: mockModelClient(engine, { now }), now });
+    const { effects } = session.call('compact', { now_ms: now() });
+    const events = [];
+    const requests = [];
+    const result = await runTurn(session, {
+      effects,
+      model: mockModelClient(engine, { now }),
+      now,
+      onEvent: (e) => events.push(e),
+      onEffect: (e) => { if (e.type === 'model_request') requests.push([e.purpose, e.endpoint]); },
+    });
+    assert.equal(result.reason, 'completed');
+    assert.equal(result.requests, 1);
+    assert.deepEqual(requests, [['compact', strategy === 'local' ? 'responses' : 'responses/compact']]);
+    const phases = events.filter((e) => e.type === 'compaction').map((e) => [e.phase, e.trigger, e.strategy]);
+    assert.deepEqual(phases, [['started', 'manual', strategy], ['completed', 'manual', strategy]]);
+    const history = session.call('history');
+    assert.ok(history.every((h) => h.origin === 'compaction'), JSON.stringify(history.map((h) => h.origin)));
+    const next = await runTurn(session, { input: 'and now?', model: mockModelClient(engine, { now }), now });
+    assert.equal(next.last_agent_message, '[ok] Mock reply to: and now?');
+    engine.dispose();
+  });
+}
+
 test('retryDelayMs: exponential with jitter, capped, never below retry_after_ms', () => {
   const half = { random: () => 0.5, baseDelayMs: 100, maxDelayMs: 1000 };
   assert.equal(retryDelayMs(1, {}, half), 75);

@@ -55,7 +55,7 @@ export interface RunTurnOptions {
   model: ModelClient;
   /** Submitted first (`submit`). Omit it to drive `effects` of a call you made yourself. */
   input?: string | Omit<SubmitInput, 'now_ms'>;
-  /** Effects already returned by a call (e.g. `session.resume` or a manual `compact`). */
+  /** Effects already returned by a call, e.g. a manual `compact` (its own turn). */
   effects?: readonly Effect[];
   /** Host tools (`tool_call` effects). Without it a call gets a "no handler" text output. */
   tools?: ToolHandler;

@@ -272,7 +272,9 @@ export interface CompactionEvent {
   phase: 'started' | 'completed';
   trigger: 'pre_turn' | 'mid_turn' | 'manual' | 'model_switch';
   strategy: 'local' | 'remote';
-  tokens_before?: number;
+  /** estimate_prompt before (SPEC §12.5). */
+  tokens_before: number;
+  /** `completed` only: estimate after, and the share freed in basis points. */
   tokens_after?: number;
   freed_bp?: number;
 }

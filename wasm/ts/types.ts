@@ -54,6 +54,12 @@ export interface SessionMethods {
   tick: { input: Now | undefined; output: EffectsResult };
   /** Abandons the in-flight request; idle -> no effects (SPEC §2.6). */
   interrupt: { input: Now | undefined; output: EffectsResult };
+  /**
+   * Manual compaction, idle only, as its own turn (SPEC §12.2): `compaction` events, a
+   * `model_request` with purpose `compact`, then `turn_complete`. Drive it with
+   * `runTurn(session, {effects, model})`.
+   */
+  compact: { input: ({ turn_id?: string } & Now) | undefined; output: EffectsResult };
   /** Re-issues a failed-retryable request: same id and body, `attempt + 1` (SPEC §2.8). */
   retry: { input: { request_id: string } & Now; output: EffectsResult };
   history: { input: Record<string, never> | undefined; output: HistoryEntry[] };

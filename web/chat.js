@@ -77,7 +77,9 @@ function bubble(requestId) {
   let text = bubbles.get(requestId);
   if (text === undefined) {
     text = el('p', { class: 'text' });
-    add(el('li', { class: 'msg assistant', dataset: { request: requestId } }, el('span', { class: 'who' }, 'assistant'), text));
+    const summary = app.requests.find((r) => r.id === requestId)?.purpose === 'compact';
+    add(el('li', { class: `msg assistant${summary ? ' summary' : ''}`, dataset: { request: requestId } },
+      el('span', { class: 'who' }, summary ? 'compaction summary (replaces the history)' : 'assistant'), text));
     bubbles.set(requestId, text);
   }
   return text;

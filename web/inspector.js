@@ -13,7 +13,7 @@ export const REASONS = {
   model_changed: 'The model changed: prompt caches are per model, so nothing could be reused.',
   cache_key_changed: 'The prompt_cache_key changed: a different cache namespace, nothing reused.',
   instructions_changed: 'The instructions changed; they come first in the prompt, so everything after them was sent uncached.',
-  tools_changed: 'The tools array changed (tool_policy "apply"), and the tools come before every message: the conversation after them was re-processed. With tool_policy "defer" the array stays frozen and a <tools> notice is appended instead.',
+  tools_changed: 'The tools array changed — at once under tool_policy "apply", at the next compaction under "defer" — and the tools come before every message, so the conversation after them was re-processed. Under "defer" the array stays frozen until a compaction (which rewrites the history anyway) and a <tools> notice is appended instead.',
   history_rewritten_by_compaction: 'A compaction replaced the history, so the prompt after the instructions and tools is new. This break is expected once per compaction.',
   item_edited: 'An earlier item changed in place. agentctx never edits history itself, so this points at the host or a resume.',
 };

@@ -169,5 +169,58 @@ TEST(Abi, DefaultWorkspaceIsTheGuestPreopen) {
   actx_close(h);
 }
 
+TEST(Abi, HomeGivesOnlyItsAgentsFiles) {
+  const std::string root = testing::FixturePath("posix_fs");
+  const std::string home = testing::FixturePath("abi_home");
+  abi::SetWorkspaceRoot(root);
+  abi::SetHomeDir(home);
+  uint32_t h = actx_open();
+  abi::SetWorkspaceRoot("/workspace");
+  abi::SetHomeDir("/state");
+  ASSERT_NE(h, 0u);
+  auto call = [&](const std::string& method, const std::string& path) {
+    return Call(h, method, R"({"fs":"workspace","path":")" + path + R"(","text":"x"})");
+  };
+  ASSERT_EQ(call("fs.read", home + "/AGENTS.md"), 0) << Output(h);
+  EXPECT_NE(Output(h).find(R"("text":"reply prefix: [home]\n")"), std::string::npos) << Output(h);
+  ASSERT_EQ(call("fs.stat", home + "/AGENTS.md"), 0) << Output(h);
+  // A missing override is not_found (the loader skips it), not a refusal.
+  ASSERT_EQ(call("fs.stat", home + "/AGENTS.override.md"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"not_found")"), std::string::npos) << Output(h);
+  // Everything else in the home stays out of reach: other files, rollouts, listing, writes.
+  for (const std::string& path : {home + "/notes.txt", home + "/sessions/rollout.jsonl", home}) {
+    ASSERT_EQ(call("fs.read", path), 1) << path;
+    EXPECT_NE(Output(h).find(R"("code":"not_capable")"), std::string::npos) << Output(h);
+  }
+  ASSERT_EQ(call("fs.list", home), 1);
+  EXPECT_NE(Output(h).find(R"("code":"not_capable")"), std::string::npos) << Output(h);
+  ASSERT_EQ(call("fs.write", home + "/AGENTS.md"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"not_capable")"), std::string::npos) << Output(h);
+  // The workspace is unchanged.
+  ASSERT_EQ(call("fs.read", root + "/hello.txt"), 0) << Output(h);
+  actx_close(h);
+}
+
+TEST(Abi, RolloutOpenValidatesItsInput) {
+  uint32_t h = actx_open();
+  ASSERT_NE(h, 0u);
+  EXPECT_EQ(Call(h, "rollout.open", "{}"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"invalid_input")"), std::string::npos) << Output(h);
+  EXPECT_EQ(Call(h, "rollout.open", "{bad"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"invalid_json")"), std::string::npos) << Output(h);
+  EXPECT_EQ(Call(h, "rollout.open", R"({"path":"relative.jsonl"})"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"invalid_path")"), std::string::npos) << Output(h);
+  const std::string missing = testing::FixturePath("abi_home/no/such/dir/r.jsonl");
+  EXPECT_EQ(Call(h, "rollout.open", R"({"path":")" + missing + R"("})"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"not_found")"), std::string::npos) << Output(h);
+  // The engine handle has no rollout: the method is unknown there.
+  EXPECT_EQ(Call(0, "rollout.open", R"({"path":"/x"})"), 1);
+  EXPECT_NE(Output(0).find(R"("code":"unknown_method")"), std::string::npos) << Output(0);
+  // Calls without a bound rollout are untouched.
+  EXPECT_EQ(Call(h, "history", "{}"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"invalid_state")"), std::string::npos) << Output(h);
+  actx_close(h);
+}
+
 }  // namespace
 }  // namespace agentctx

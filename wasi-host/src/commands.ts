@@ -99,7 +99,7 @@ function backendFor(o: CliOptions, config: JsonObject, guest: WasiGuest, clock: 
 }
 
 function outputFor(o: CliOptions): EffectOutput {
-  return o.json ? new JsonOutput(process.stdout) : new HumanOutput(process.stdout, process.stderr);
+  return o.json ? new JsonOutput(process.stdout) : new HumanOutput(process.stdout, process.stderr, { stream: process.stdout.isTTY === true });
 }
 
 function requestDumper(dir: string | undefined): ((r: ModelRequest) => void) | undefined {

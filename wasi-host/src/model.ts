@@ -29,7 +29,7 @@ export type Delivery =
   | { type: 'model_events'; request_id: string; sse: string }
   | { type: 'model_events'; request_id: string; end: true }
   | { type: 'model_response'; request_id: string; body: string }
-  | { type: 'model_error'; request_id: string; status?: number; body?: string; message: string };
+  | { type: 'model_error'; request_id: string; status?: number; body?: string; message?: string };
 
 /** Delivers one delivery; returns true once the request is settled (stop sending). */
 export type DeliverySink = (delivery: Delivery) => boolean;
@@ -146,10 +146,8 @@ export class HttpBackend implements ModelBackend {
         } catch {
           // the status is enough
         }
-        sink({
-          type: 'model_error', request_id: request.id, status: res.status,
-          body: redact(text, this.#key), message: redact(`HTTP ${res.status} from ${url}`, this.#key),
-        });
+        // No message: the core takes the detail from the body (error.message, else the text).
+        sink({ type: 'model_error', request_id: request.id, status: res.status, body: redact(text, this.#key) });
         return;
       }
       if (request.endpoint !== 'responses') {

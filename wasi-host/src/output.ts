@@ -2,8 +2,11 @@
 // Showing a session: human-readable (assistant text streamed on stdout, progress on stderr) or
 // `--json` (one JSON object per line on stdout).
 // Invariants:
-//  - Human mode: stdout carries only the assistant's text (streamed from `text_delta`, ending
-//    with a newline); every progress, warning and error line goes to stderr.
+//  - Human mode: stdout carries only the assistant's text; every progress, warning and error
+//    line goes to stderr. On a terminal (`stream`) the text streams from `text_delta`; a retry
+//    after partial text ends that line and says on stderr that it was discarded. Otherwise
+//    (pipes, files) each assistant message is written once it is committed (`item_done`), so a
+//    failed attempt never leaves text behind.
 //  - JSON mode: every effect as the engine returned it, one per line, except `persist` (those
 //    lines are in the rollout) and `model_request`, whose `body` is replaced by `body_bytes`
 //    (use --dump-requests for bodies); host records are `{"type":"host","event":{…}}`.
@@ -42,13 +45,18 @@ export class JsonOutput implements EffectOutput {
 export class HumanOutput implements EffectOutput {
   readonly #out: Writer;
   readonly #err: Writer;
+  readonly #stream: boolean;
   /** Whether the last thing written to `out` ended a line. */
   #atLineStart = true;
+  /** Whether this turn wrote any text. */
   #wroteText = false;
+  /** Whether the current request streamed text (discarded if it is retried). */
+  #streamedThisRequest = false;
 
-  constructor(out: Writer, err: Writer) {
+  constructor(out: Writer, err: Writer, options: { stream?: boolean } = {}) {
     this.#out = out;
     this.#err = err;
+    this.#stream = options.stream === true;
   }
 
   #text(s: string): void {
@@ -77,6 +85,9 @@ export class HumanOutput implements EffectOutput {
       case 'tool_call':
         this.#note(`• host tool ${effect.name} (not available in the CLI)`);
         break;
+      case 'model_request':
+        this.#streamedThisRequest = false;
+        break;
       case 'turn_complete':
         if (!this.#wroteText && effect.last_agent_message !== undefined) this.#text(effect.last_agent_message);
         if (!this.#atLineStart) this.#text('\n');
@@ -91,11 +102,21 @@ export class HumanOutput implements EffectOutput {
   #event(event: { type: string; [key: string]: unknown }): void {
     switch (event.type) {
       case 'text_delta':
-        this.#text(String(event['delta'] ?? ''));
+        if (this.#stream) {
+          this.#text(String(event['delta'] ?? ''));
+          this.#streamedThisRequest = true;
+        }
         break;
       case 'item_done': {
-        const item = event['item'] as { type?: string; name?: string; arguments?: string; summary?: { text?: string }[] } | undefined;
-        if (item?.type === 'function_call') {
+        const item = event['item'] as {
+          type?: string; role?: string; name?: string; arguments?: string;
+          summary?: { text?: string }[]; content?: { type?: string; text?: string }[];
+        } | undefined;
+        if (!this.#stream && item?.type === 'message' && item.role === 'assistant' && Array.isArray(item.content)) {
+          const text = item.content.filter((c) => c.type === 'output_text').map((c) => c.text ?? '').join('');
+          if (!this.#atLineStart) this.#text('\n');
+          this.#text(text);
+        } else if (item?.type === 'function_call') {
           this.#note(`• ${item.name ?? '?'} ${oneLine(item.arguments ?? '')}`);
         } else if (item?.type === 'reasoning' && Array.isArray(item.summary)) {
           const text = item.summary.map((s) => s.text ?? '').join(' ').trim();
@@ -119,6 +140,10 @@ export class HumanOutput implements EffectOutput {
   host(record: HostRecord): void {
     switch (record.type) {
       case 'retry':
+        if (this.#streamedThisRequest) {
+          this.#note('agentctx: (the partial reply above is discarded)');
+          this.#streamedThisRequest = false;
+        }
         this.#note(`agentctx: retrying ${String(record['request_id'])} in ${String(record['delay_ms'])} ms ` +
           `(attempt ${String(record['attempt'])} of ${String(record['of'])})`);
         break;

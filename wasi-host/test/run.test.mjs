@@ -179,7 +179,7 @@ describe('inspect', () => {
   test('--format world-state prints the snapshot; --cwd moves the environment', async () => {
     const r = await runCli(['inspect', '--json', '--workspace', ws, '--home', join(tmp.dir, 'h10'), '--cwd', 'src', '--format', 'world-state'], { cwd: ws });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(JSON.parse(r.stdout).environment.cwd, '/workspace/src');
+    assert.equal(JSON.parse(r.stdout).environment.environments.workspace.cwd, '/workspace/src');
   });
 });
 

@@ -94,7 +94,7 @@ describe('a scripted session', () => {
     writeFileSync(c, '{"update":{"cwd":"../.."}}\n');
     const rc = await runCli(['run', '--script', c, '--workspace', ws, '--home', join(tmp.dir, 'home2')], { cwd: ws });
     assert.equal(rc.code, 2);
-    assert.match(rc.stderr, /^agentctx: .*bad-cwd\.jsonl:1: cwd \.\.\/\.\.: outside the workspace\n$/);
+    assert.match(rc.stderr, /^agentctx: .*bad-cwd\.jsonl:1: cwd \.\.\/\.\.: outside the workspace\n$/m);
   });
 
   test('a bad line is reported before anything runs', async () => {

@@ -14,6 +14,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 import { AGENTS_REFRESH, APPROVAL_POLICIES, HostInputError, SANDBOX_MODES } from './config.js';
 import type { CliOptions, GuestLoader } from './commands.js';
 import type { GuestOptions, WasiGuest } from './guest.js';
@@ -22,6 +23,10 @@ import type { GuestOptions, WasiGuest } from './guest.js';
 // loaded dynamically, after the warning listeners are gone. The library leaves an embedder's
 // process alone; the CLI owns its process.
 process.removeAllListeners('warning');
+// V8 tiers hot wasm functions up in background threads, and the process then waits for those
+// compile jobs before it can exit (seconds for agentctx.wasm on a busy machine), even after
+// process.exit. A CLI session is short and its engine work small: baseline (Liftoff) code only.
+setFlagsFromString('--liftoff-only');
 const loadGuest: GuestLoader = async (options?: GuestOptions): Promise<WasiGuest> =>
   (await import('./guest.js')).WasiGuest.load(options);
 const loadCommands = async (): Promise<typeof import('./commands.js')> => import('./commands.js');

@@ -79,12 +79,16 @@ after(() => {
 });
 
 let n = 0;
+// The request timeout: short when a hang is planned (it is what ends that attempt), roomy
+// otherwise (a busy machine must not turn a slow answer into a timeout).
+const timeoutFor = (faults) => (faults.includes('hang') ? '1000' : '10000');
+
 async function run(faults, extra = []) {
   plan = [...faults];
   log.length = 0;
   const home = join(tmp.dir, `home-${++n}`);
   const r = await runCli(['run', '--base-url', base, '--max-retries', '2', '--retry-base-ms', '5',
-    '--request-timeout-ms', '300', '--workspace', ws, '--home', home, ...extra, 'hello'],
+    '--request-timeout-ms', timeoutFor(faults), '--workspace', ws, '--home', home, ...extra, 'hello'],
   { cwd: ws, env: { OPENAI_API_KEY: KEY }, timeoutMs: 15000 });
   const [rollout] = listFiles(join(home, 'sessions')).map((f) => join(home, 'sessions', f));
   return { ...r, home, rollout, requests: [...log] };
@@ -140,7 +144,7 @@ describe('persistent faults end with one clear error and a valid rollout', () =>
   for (const [name, fault, re] of [
     ['429', '429', /^agentctx: turn turn-1 failed: rate_limited: [^\n]*try again in 20ms[^\n]*$/m],
     ['500', '500', /^agentctx: turn turn-1 failed: http_error: [^\n]+$/m],
-    ['hang', 'hang', /^agentctx: turn turn-1 failed: http_error: no response from http:\/\/127\.0\.0\.1:\d+\/v1\/responses within 300 ms$/m],
+    ['hang', 'hang', /^agentctx: turn turn-1 failed: http_error: no response from http:\/\/127\.0\.0\.1:\d+\/v1\/responses within 1000 ms$/m],
     ['malformed', 'malformed', /^agentctx: turn turn-1 failed: stream_error: stream closed before response\.completed$/m],
   ]) {
     test(name, async () => {
@@ -175,6 +179,28 @@ describe('persistent faults end with one clear error and a valid rollout', () =>
     assert.equal(retry.event.attempt, 2);
     const attempts = lines.filter((l) => l.type === 'model_request').map((l) => l.attempt);
     assert.deepEqual(attempts, [1, 2]);
+  });
+
+  test('Ctrl-C during a hanging request interrupts the turn (exit 130); the rollout resumes', async () => {
+    plan = ['hang'];
+    log.length = 0;
+    const home = join(tmp.dir, 'home-sigint');
+    const r = await runCli(['run', '--base-url', base, '--request-timeout-ms', '10000', '--workspace', ws, '--home', home, 'hello'], {
+      cwd: ws, env: { OPENAI_API_KEY: KEY },
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (log.length > 0) {
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }
+        }, 20);
+      },
+    });
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(r.stderr, /^agentctx: turn turn-1 interrupted$/m);
+    const [rollout] = listFiles(join(home, 'sessions')).map((f) => join(home, 'sessions', f));
+    assert.ok(readJsonl(rollout).some((l) => l.type === 'event_msg' && l.payload.type === 'turn_aborted'));
+    await assertResumable({ ...r, home, rollout });
   });
 
   test('a refused connection is retried and then reported', async () => {

@@ -109,9 +109,10 @@ export function tinyModule(functions) {
 
 /**
  * Runs the built CLI asynchronously (the test's own servers keep answering meanwhile).
- * Resolves {code, stdout, stderr}; kills the process after `timeoutMs`.
+ * Resolves {code, stdout, stderr}; kills the process after `timeoutMs`. `onSpawn(child)` gets
+ * the child process (to signal it).
  */
-export function runCli(args, { cwd, env = {}, input = '', timeoutMs = 20000 } = {}) {
+export function runCli(args, { cwd, env = {}, input = '', timeoutMs = 20000, onSpawn } = {}) {
   return new Promise((resolve, reject) => {
     const base = { ...process.env };
     delete base.AGENTCTX_HOME;
@@ -131,6 +132,7 @@ export function runCli(args, { cwd, env = {}, input = '', timeoutMs = 20000 } = 
       resolve({ code: code ?? (signal ? `signal ${signal}` : null), stdout, stderr });
     });
     child.stdin.end(input);
+    onSpawn?.(child);
   });
 }
 

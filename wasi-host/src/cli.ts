@@ -64,7 +64,7 @@ const OPTIONS: OptionDoc[] = [
   { name: 'dump-requests', type: 'string', arg: 'DIR', help: 'run, resume: write every request body as DIR/NNNN.json exactly as sent' },
   { name: 'max-retries', type: 'string', arg: 'N', help: 'run, resume: retries of a retryable model error per request (default: 4)' },
   { name: 'retry-base-ms', type: 'string', arg: 'MS', help: 'run, resume: first backoff step, doubled per retry, plus jitter, never below the server\'s retry-after (default: 1000)' },
-  { name: 'request-timeout-ms', type: 'string', arg: 'MS', help: 'run, resume: give up on a request after MS without response data (default: 300000)' },
+  { name: 'request-timeout-ms', type: 'string', arg: 'MS', help: 'run, resume: an attempt fails (and is retried) after MS without response data (default: 300000)' },
   { name: 'format', type: 'string', arg: 'FMT', help: 'inspect: request (the next request body, default), agents (AGENTS.md text, sources, warnings) or world-state (snapshot)' },
   { name: 'port', type: 'string', arg: 'N', help: 'serve-mock: port on 127.0.0.1 (default: 0, any free port; the URL is printed)' },
   { name: 'clock', type: 'string', arg: 'CLOCK', help: 'serve-mock: wall (default) or step:<ms> (0, ms, 2·ms, … per request)' },

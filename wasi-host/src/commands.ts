@@ -159,12 +159,12 @@ function describeOutcome(outcome: TurnOutcome): number {
   return 1;
 }
 
-/** Ctrl-C interrupts the running turn; a second one exits. */
+/** Ctrl-C interrupts the running turn; a second one, or one between turns, exits. */
 function onInterrupt(driver: SessionDriver): () => void {
   let count = 0;
   const handler = (): void => {
     count += 1;
-    if (count > 1) process.exit(130);
+    if (count > 1 || !driver.busy) process.exit(130);
     driver.requestInterrupt();
   };
   process.on('SIGINT', handler);

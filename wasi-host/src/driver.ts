@@ -114,6 +114,7 @@ export class SessionDriver {
   readonly #attempts = new Map<string, number>();
   #abort = new AbortController();
   #interruptRequested = false;
+  #busy = false;
   #wake: (() => void) | undefined;
 
   constructor(options: DriverOptions) {
@@ -134,6 +135,11 @@ export class SessionDriver {
     return parsed.value;
   }
 
+  /** True while drive() runs (a turn is being driven). */
+  get busy(): boolean {
+    return this.#busy;
+  }
+
   /** Asks the running turn to stop (Ctrl-C): the request is abandoned, then `interrupt`. */
   requestInterrupt(): void {
     this.#interruptRequested = true;
@@ -143,12 +149,24 @@ export class SessionDriver {
 
   /** Handles `effects` and everything they lead to, until the turn completes. */
   async drive(effects: Effect[]): Promise<TurnOutcome> {
+    this.#busy = true;
+    try {
+      return await this.#drive(effects);
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  async #drive(effects: Effect[]): Promise<TurnOutcome> {
     this.#interruptRequested = false;
     this.#abort = new AbortController();
     const queue = [...effects];
     const outcome: TurnOutcome = { reason: 'none', userInterrupt: false };
     let gaveUp: { code: string; message: string } | undefined;
     let lastError: { code: string; message: string } | undefined;
+    // A retryable error the host cannot retry (no request id) leaves the turn suspended: once
+    // nothing else is queued, `interrupt` ends it and the outcome is that error.
+    let stuck: { code: string; message: string } | undefined;
     let interrupted = false;
     // After a user interrupt, whatever is still queued (a request, tool calls, an error) is
     // dropped unless the turn already ended; `interrupt` then ends it (once).
@@ -178,6 +196,8 @@ export class SessionDriver {
             const next = await this.#retryOrGiveUp(effect);
             if (next.gaveUp) gaveUp = lastError;
             queue.push(...next.effects);
+          } else if (effect.retryable) {
+            stuck = lastError;
           }
           break;
         }
@@ -200,6 +220,11 @@ export class SessionDriver {
           break;
       }
       if (queue.length === 0) checkInterrupt();
+      if (queue.length === 0 && stuck !== undefined && outcome.reason === 'none') {
+        gaveUp = stuck;
+        stuck = undefined;
+        queue.push(...this.#interrupt());
+      }
     }
     if (gaveUp) {
       outcome.reason = 'failed';

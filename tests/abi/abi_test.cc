@@ -6,6 +6,7 @@
 // handle numbers.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -221,6 +222,33 @@ TEST(Abi, RolloutOpenValidatesItsInput) {
   EXPECT_NE(Output(h).find(R"("code":"invalid_state")"), std::string::npos) << Output(h);
   actx_close(h);
 }
+
+#if !defined(__wasi__) && !defined(__EMSCRIPTEN__)
+// A rollout that cannot be written turns the ok envelope into an `io` error (native only:
+// /dev/full accepts the open and fails every flush). The Node tests cover real appends.
+TEST(Abi, RolloutWriteFailureIsAnIoError) {
+  FILE* probe = std::fopen("/dev/full", "ab");
+  if (probe == nullptr) GTEST_SKIP() << "/dev/full is not available";
+  std::fclose(probe);
+  const std::string root = testing::FixturePath("posix_fs");
+  abi::SetWorkspaceRoot(root);
+  uint32_t h = actx_open();
+  abi::SetWorkspaceRoot("/workspace");
+  ASSERT_NE(h, 0u);
+  ASSERT_EQ(Call(h, "rollout.open", R"({"path":"/dev/full"})"), 0) << Output(h);
+  EXPECT_EQ(Output(h), R"({"v":1,"ok":true,"value":{"path":"/dev/full"}})");
+  const std::string config =
+      R"({"config":{"session_id":"s","model":{"slug":"m"},"environments":[{"id":"e","cwd":")" +
+      root + R"(","fs":"workspace"}]}})";
+  ASSERT_EQ(Call(h, "session.start", config), 1);
+  EXPECT_EQ(
+      Output(h),
+      R"({"v":1,"ok":false,"error":{"code":"io","message":"rollout.flush /dev/full: the rollout misses this call's lines; stop and resume from it","details":{"path":"/dev/full"}}})");
+  // Queries carry no persist lines: they still answer.
+  EXPECT_EQ(Call(h, "stats", "{}"), 0) << Output(h);
+  actx_close(h);
+}
+#endif
 
 }  // namespace
 }  // namespace agentctx

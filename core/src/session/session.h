@@ -132,7 +132,8 @@ class Session {
   void CompleteResponse(const JsonValue& event, EffectSink* sink);
   void FailRequest(ErrorCode code, std::string message, bool retryable,
                    std::optional<std::int64_t> retry_after_ms, EffectSink* sink);
-  /// Persists token_count and emits token_usage for a completed response; returns in + out.
+  /// Persists token_count and emits token_usage for a completed response (turn step or local
+  /// compaction); returns its input + output tokens, or nullopt without usage.
   std::optional<std::uint64_t> ReportUsage(const JsonValue& event, const std::string& request_id,
                                            EffectSink* sink);
 

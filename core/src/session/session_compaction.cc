@@ -6,7 +6,8 @@
 //     model, else pre_turn), mid-turn after a step's tool outputs (MaybeCompactMidTurn), or
 //     manual compact() as its own turn. Automatic ones need compaction.auto, a context window
 //     and no stall.
-//  2. BeginCompaction: `compaction{phase:"started"}` with tokens_before = estimate_prompt;
+//  2. BeginCompaction: `compaction{phase:"started",trigger,strategy,tokens_before}` (tokens_after
+//     and freed_bp are not known yet and are omitted), tokens_before = estimate_prompt;
 //     IssueCompactionRequest: local → `responses` with for_prompt(history) + the summarization
 //     message, the same instructions and tools array, tool_choice none, no parallel calls;
 //     remote → `responses/compact` with the §12.4-trimmed input. Both are explained (§9).
@@ -20,6 +21,11 @@
 //     compaction; usage is forgotten; `compaction{phase:"completed"}`, warning long_thread, the
 //     stall guard; then the turn continues (pre-turn: its start; mid-turn: the next step;
 //     manual: turn_complete).
+// Choices (ours, where SPEC is silent): the compaction response's usage is reported
+// (token_usage event, token_count line) but never becomes the session's usage; new history
+// items keep origin `compaction` except reinjected context (its section id); the trimmed count
+// in `compaction_trimmed` is cumulative for the compaction; a pre-turn compaction that fails or
+// is interrupted drops the pending input and leaves the previous turn's model as it was.
 #include "compaction/history_rebuild.h"
 #include "compaction/reinjection.h"
 #include "compaction/remote_compaction.h"
@@ -56,6 +62,11 @@ std::vector<EstimateItem> EstimateItemsFor(const std::vector<PromptItem>& prompt
     out.push_back(EstimateItem{own_bytes ? &source.json : nullptr, *p.bytes});
   }
   return out;
+}
+
+// The origin a prompt item is explained with (a view into `history`, never a temporary).
+std::string_view OriginOf(const PromptItem& p, const std::vector<RecordedItem>& history) {
+  return p.synthetic ? std::string_view("tool") : std::string_view(history[p.history_index].origin);
 }
 
 JsonValue CompactionEvent(std::string_view phase, std::string_view trigger,
@@ -170,7 +181,7 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
     for (std::size_t i = 0; i < prompt.size(); ++i) {
       if (run.dropped[i]) continue;
       bytes.push_back(*prompt[i].bytes);
-      origins.push_back(prompt[i].synthetic ? "tool" : history_[prompt[i].history_index].origin);
+      origins.push_back(OriginOf(prompt[i], history_));
     }
     bytes.push_back(run.summarization_bytes);
     origins.push_back("compaction");
@@ -188,7 +199,7 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
       } else {
         bytes.push_back(*prompt[i].bytes);
       }
-      origins.push_back(prompt[i].synthetic ? "tool" : history_[prompt[i].history_index].origin);
+      origins.push_back(OriginOf(prompt[i], history_));
     }
   }
 

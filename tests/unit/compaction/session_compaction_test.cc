@@ -94,6 +94,8 @@ TEST(SessionCompaction, ManualCompactIsItsOwnTurnWithAPrefixStableRequest) {
   auto next_reports = Events(next, "cache_report");
   ASSERT_EQ(next_reports.size(), 1u);
   EXPECT_EQ(next_reports[0].Find("break")->GetString("reason"), "history_rewritten_by_compaction");
+  EXPECT_EQ(next_reports[0].Find("break")->GetString("section"), "permissions");
+  EXPECT_EQ(next_reports[0].Find("break")->GetInt("item_index"), 0);
   auto stats = ParseJson(d.Call("stats", "{}"));
   EXPECT_EQ(stats->Find("value")->GetInt("compactions"), 1);
 }

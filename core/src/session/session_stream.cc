@@ -58,7 +58,7 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
   }
   if (*request_id == last_completed_request_ && delivery.GetBool("end").value_or(false) &&
       delivery.Find("sse") == nullptr && delivery.Find("events") == nullptr) {
-    return {};  // the host's end-of-stream after response.completed: nothing to do
+    return {};  // the host's end-of-stream after a terminal event: nothing to do
   }
   if (!request_ || request_->id != *request_id || state_ != TurnState::kAwaitingModel ||
       request_->terminal) {
@@ -178,6 +178,7 @@ void Session::CompleteResponse(const JsonValue& event, EffectSink* sink) {
 void Session::FailRequest(ErrorCode code, std::string message, bool retryable,
                           std::optional<std::int64_t> retry_after_ms, EffectSink* sink) {
   request_->terminal = true;
+  last_completed_request_ = request_->id;  // its stream is over: a later bare `end` is silent
   request_->output_items.clear();
   sink->SetError(ErrorEffect{std::string(ErrorCodeName(code)), std::move(message), retryable,
                              request_->id, retry_after_ms});

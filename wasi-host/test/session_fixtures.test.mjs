@@ -17,7 +17,7 @@ import {
 const { WasiGuest } = await loadHost();
 
 for (const name of listCases()) {
-  test(`session fixture ${name} (WASI guest)`, async () => {
+  test(`session fixture ${name} (WASI guest)`, async (t) => {
     const script = readScript(name);
     const dir = mkdtempSync(join(tmpdir(), 'agentctx-fixture-'));
     const hostPath = (path) => join(dir, path.slice('/workspace/'.length));
@@ -38,6 +38,7 @@ for (const name of listCases()) {
       });
       guest.close(handle);
       assert.deepEqual(compareWithExpected(name, result), []);
+      t.diagnostic(`token usage: ${result.summary.slice(0, result.summary.indexOf(',"cache_summary"'))}}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

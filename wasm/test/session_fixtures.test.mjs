@@ -50,7 +50,7 @@ function workspace(files) {
 const engine = await createEngine();
 
 for (const name of listCases()) {
-  test(`session fixture ${name} (Embind package)`, () => {
+  test(`session fixture ${name} (Embind package)`, (t) => {
     const script = readScript(name);
     const ws = workspace(script.files ?? {});
     const session = engine.openSession({ workspace: ws.fs });
@@ -62,6 +62,7 @@ for (const name of listCases()) {
         remove: (path) => ws.remove(path),
       });
       assert.deepEqual(compareWithExpected(name, result), []);
+      t.diagnostic(`token usage: ${result.summary.slice(0, result.summary.indexOf(',"cache_summary"'))}}`);
     } finally {
       session.close();
     }

@@ -9,6 +9,7 @@
 
 #include "agentctx/engine.h"
 #include "protocol/json_codec.h"
+#include "session/config.h"
 #include "support/memory_file_system.h"
 
 namespace agentctx::testing {
@@ -45,6 +46,7 @@ class ScriptHost {
     }
     const JsonValue* config = script_.Find("config");
     if (config == nullptr) return Failed("script needs `config`");
+    config_ = *config;
     now_ = script_.GetInt("now_ms").value_or(0);
     JsonValue start = JsonValue::Object();
     start.Set("config", *config);
@@ -59,9 +61,9 @@ class ScriptHost {
     if (!error_.empty()) return Failed(error_);
 
     SessionScriptResult out;
-    out.requests = std::move(requests_);
-    out.effects = std::move(effects_);
-    out.rollout = std::move(rollout_);
+    out.requests = requests_;
+    out.effects = effects_;
+    out.rollout = rollout_;
     std::int64_t share =
         input_tokens_ == 0 ? 0 : static_cast<std::int64_t>(cached_tokens_ * 10000 / input_tokens_);
     out.summary = "{\"responses\":" + std::to_string(responses_) +
@@ -74,7 +76,39 @@ class ScriptHost {
     return out;
   }
 
+  // After Run(): resumes the rollout on a fresh engine over the same workspace and submits `text`
+  // on both sessions.
+  ResumeComparison ResumeAndCompare(const std::string& text) {
+    ResumeComparison out;
+    std::int64_t now = now_ + 1000;
+    Engine other;
+    std::uint32_t handle = other.Open();
+    other.AddFileSystem(handle, "workspace", fs_);
+    JsonValue resume = JsonValue::Object();
+    resume.Set("config", config_);
+    resume.Set("rollout", JsonValue::String(rollout_));
+    resume.Set("now_ms", JsonValue::Int(now));
+    out.resume_envelope = other.Call(handle, "session.resume", ToJson(resume));
+    JsonValue submit = JsonValue::Object();
+    submit.Set("text", JsonValue::String(text));
+    submit.Set("now_ms", JsonValue::Int(now));
+    out.original_body = FirstBody(engine_.Call(handle_, "submit", ToJson(submit)));
+    out.resumed_body = FirstBody(other.Call(handle, "submit", ToJson(submit)));
+    return out;
+  }
+
  private:
+  static std::string FirstBody(const std::string& env) {
+    auto parsed = ParseJson(env);
+    const JsonValue* value = parsed ? parsed->Find("value") : nullptr;
+    const JsonValue* effects = value != nullptr ? value->Find("effects") : nullptr;
+    if (effects == nullptr) return "";
+    for (const auto& e : effects->items()) {
+      if (e.GetString("type") == "model_request") return std::string(*e.GetString("body"));
+    }
+    return "";
+  }
+
   SessionScriptResult Failed(std::string message) {
     SessionScriptResult r;
     r.error = std::move(message);
@@ -135,20 +169,34 @@ class ScriptHost {
       return;
     }
     input.Set("now_ms", JsonValue::Int(now_));
-    Drain(method, ToJson(input));
+    std::string first = Drain(method, ToJson(input));
+    if (*op == "update" && first.starts_with(kOkValuePrefix)) TrackUpdate(*input.Find("delta"));
   }
 
-  // Runs one call and every follow-up call it causes, first in first out.
-  void Drain(std::string method, std::string input) {
+  // The config as the session now holds it (for resume).
+  void TrackUpdate(const JsonValue& delta) {
+    std::vector<Warning> warnings;
+    auto current = ParseSessionConfig(config_, &warnings);
+    if (!current) return;
+    auto next = ApplyConfigDelta(*current, delta, &warnings);
+    if (next) config_ = next->raw;
+  }
+
+  // Runs one call and every follow-up call it causes, first in first out; returns the first
+  // call's envelope.
+  std::string Drain(std::string method, std::string input) {
     std::deque<PendingCall> queue;
     queue.push_back({std::move(method), std::move(input)});
+    std::string first;
     while (!queue.empty() && error_.empty()) {
       PendingCall call = std::move(queue.front());
       queue.pop_front();
       std::string env = engine_.Call(handle_, call.method, call.input);
       effects_ += "{\"method\":" + JsonString(call.method) + ",\"envelope\":" + env + "}\n";
+      if (first.empty()) first = env;
       Handle(env, &queue);
     }
+    return first;
   }
 
   void Deliver(const JsonValue& delivery, std::deque<PendingCall>* queue) {
@@ -284,6 +332,7 @@ class ScriptHost {
   std::uint32_t handle_ = 0;
   std::shared_ptr<MemoryFileSystem> fs_;
   std::int64_t now_ = 0;
+  JsonValue config_;  // the session's config after the script's accepted updates
   std::string error_;
   std::string requests_;
   std::string effects_;
@@ -303,6 +352,22 @@ SessionScriptResult RunSessionScript(const std::string& script_json) {
     return r;
   }
   return ScriptHost(*script).Run();
+}
+
+ResumeComparison ReplayThenResume(const std::string& script_json, const std::string& text) {
+  ResumeComparison out;
+  auto script = ParseJson(script_json);
+  if (!script) {
+    out.error = "script.json: " + script.error().message;
+    return out;
+  }
+  ScriptHost host(*script);
+  SessionScriptResult replay = host.Run();
+  if (!replay.error.empty()) {
+    out.error = replay.error;
+    return out;
+  }
+  return host.ResumeAndCompare(text);
 }
 
 }  // namespace agentctx::testing

@@ -38,4 +38,16 @@ struct SessionScriptResult {
 /// Replays `script_json` (the contents of a case's script.json).
 SessionScriptResult RunSessionScript(const std::string& script_json);
 
+struct ResumeComparison {
+  std::string error;
+  std::string resume_envelope;  // session.resume's envelope
+  std::string original_body;    // the next request of the uninterrupted session
+  std::string resumed_body;     // the next request after resuming its rollout
+};
+
+/// Replays the script, then resumes its rollout on a fresh engine (same workspace, the config as
+/// the script's updates left it) and submits `text` on both sessions (SPEC §13.3: same rollout
+/// resumed ⇒ the same next body).
+ResumeComparison ReplayThenResume(const std::string& script_json, const std::string& text);
+
 }  // namespace agentctx::testing

@@ -86,6 +86,22 @@ TEST(SessionFixtures, DeferToolAdded) { RunCase("defer_tool_added"); }
 TEST(SessionFixtures, ModelSwitch) { RunCase("model_switch"); }
 TEST(SessionFixtures, SpecVectors) { RunCase("spec_vectors"); }
 
+// SPEC §13.3 / §2.7: resuming each case's rollout (same workspace, current config) gives the same
+// next request body as the uninterrupted session.
+TEST(SessionFixtures, ResumingEveryRolloutGivesTheSameNextBody) {
+  for (const char* name : kCases) {
+    SCOPED_TRACE(name);
+    auto script = ReadFixture(std::string("sessions/") + name + "/script.json");
+    ASSERT_TRUE(script.has_value());
+    auto r = testing::ReplayThenResume(*script, "One more question after the resume.");
+    ASSERT_EQ(r.error, "");
+    EXPECT_NE(r.resume_envelope.find("\"ok\":true"), std::string::npos) << r.resume_envelope;
+    ASSERT_NE(r.original_body, "");
+    EXPECT_TRUE(r.resumed_body == r.original_body)
+        << FirstDifference(r.original_body, r.resumed_body);
+  }
+}
+
 TEST(SessionFixtures, MalformedScriptsAreReported) {
   EXPECT_NE(RunSessionScript("{").error, "");
   EXPECT_NE(RunSessionScript("{\"steps\":[]}").error, "");

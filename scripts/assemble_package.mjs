@@ -8,8 +8,11 @@
 //  4. WASI half, when present: copies build/wasi/wasi-host/agentctx.wasm to
 //     wasm/dist/wasi/agentctx.wasm and compiles wasi-host/tsconfig.json (outDir ../wasm/dist/wasi;
 //     its `import 'agentctx'` resolves by package self-reference, so step 3 comes first);
+//     then makes dist/wasi/cli.js executable and links node_modules/.bin/agentctx to it;
 //  5. checks the size budget: the Embind .wasm + .mjs ≤ 300 KB gzip (ARCHITECTURE §11).
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -80,9 +83,27 @@ if (existsSync(join(root, hostTsconfig)) || existsSync(join(root, wasiArtifact))
   const wasiWasm = requireFresh(wasiArtifact, wasiSources, 'cmake --workflow --preset wasi (or bash scripts/build.sh wasi)');
   mkdirSync(join(dist, 'wasi'), { recursive: true });
   copyFileSync(wasiWasm, join(dist, 'wasi/agentctx.wasm'));
-  if (existsSync(join(root, hostTsconfig))) runTsc(hostTsconfig);
+  if (existsSync(join(root, hostTsconfig))) {
+    runTsc(hostTsconfig);
+    linkBin();
+  }
 } else {
   console.log('assemble_package: no WASI half yet (wasi-host/tsconfig.json, build/wasi/wasi-host/agentctx.wasm): skipped');
+}
+
+// The package's bin (`agentctx` -> dist/wasi/cli.js) only exists after this build, so `npm ci`
+// could not link it: make it executable and link node_modules/.bin/agentctx the way npm does,
+// so `npx agentctx` finds the local CLI instead of asking the registry.
+function linkBin() {
+  const cli = join(dist, 'wasi/cli.js');
+  if (!existsSync(cli)) return;
+  chmodSync(cli, 0o755);
+  const binDir = join(root, 'node_modules/.bin');
+  if (!existsSync(join(root, 'node_modules/agentctx'))) return;
+  mkdirSync(binDir, { recursive: true });
+  const link = join(binDir, 'agentctx');
+  rmSync(link, { force: true });
+  symlinkSync('../agentctx/dist/wasi/cli.js', link);
 }
 
 // 5: size budget.

@@ -5,11 +5,16 @@
 //  - RapidJSON is included only by core/src/protocol/json_codec.cc;
 //  - core/ does no I/O: no <fstream>/<filesystem>/<chrono>/<thread>/<random>, fopen, getenv,
 //    stdout, throw/try;
+//  - core/ never branches on or includes the target (ARCHITECTURE §3): no __wasi__,
+//    __EMSCRIPTEN__, __wasm__/__wasm32__ macros, no <emscripten…>/<wasi/…> headers;
+//  - layering (scripts/check_layering.mjs, ARCHITECTURE §4): core module include edges follow
+//    the allowed graph; the boundaries include only core public headers;
 //  - wasm/ts/generated/error_codes.ts is fresh (regenerated in memory from error_codes.def).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { OUT_PATH, readDef, renderErrorCodes } from './gen_error_codes.mjs';
+import { checkLayering } from './check_layering.mjs';
 
 const failures = [];
 function walk(dir, out = []) {
@@ -41,10 +46,14 @@ for (const f of sources) {
       [/\b(fopen|getenv|printf|puts)\s*\(/, 'a direct I/O call'],
       [/\bstd::(cout|cerr)\b/, 'stdout/stderr'],
       [/\bthrow\b|\btry\s*\{/, 'exceptions'],
+      [/\b__(wasi|EMSCRIPTEN|wasm|wasm32|wasm64)__\b/, 'a target macro (#ifdef __wasi__/__EMSCRIPTEN__): the core is target-neutral'],
+      [/#include\s*[<"](emscripten[./]|wasi\/)/, 'an Emscripten or WASI header'],
     ];
     for (const [re, what] of banned) if (re.test(code)) failures.push(`${f}: core/ must not use ${what}`);
   }
 }
+
+failures.push(...checkLayering('.').failures);
 
 {
   let committed = null;

@@ -1,25 +1,237 @@
 // SPDX-License-Identifier: MIT
-// Playground (vertical slice): loads the agentctx package through the import map, shows the
-// engine version and the result of one config.echo call. No network beyond this origin.
-import { AgentctxError, createEngine } from 'agentctx';
+// Playground entry: loads the `agentctx` package (import map), owns the app state and the one
+// session, and wires the panels. Every model request goes through runTurn with the mock model
+// (offline, default) or OpenAI's Responses API when an API key is typed in. The key lives only
+// in memory (`app.apiKey` and the password field): never in storage, never in rollouts (they
+// hold engine output only), never in a URL.
+// Panels subscribe to topics: files, config, request, usage, turn, rollout, reset, busy.
+import {
+  AgentctxError, createEngine, createMemoryFileSystem, mockModelClient, openAIResponsesClient, runTurn,
+} from 'agentctx';
 
-const $ = (id) => document.getElementById(id);
+import { DEMO_FILES, FS_NAME, defaultConfig, trackerTool } from './demo.js';
+import { $, mergePatch } from './util.js';
+import * as chat from './chat.js';
+import * as workspace from './workspace.js';
+import * as settings from './settings.js';
+import * as inspector from './inspector.js';
+import * as cache from './cache_view.js';
+import * as world from './world.js';
+import * as agents from './agents.js';
+import * as rollout from './rollout.js';
+import { initTabs } from './tabs.js';
 
-// Deliberately unsorted keys: config.echo answers the canonical (sorted) form.
-const sampleConfig = { session_id: 'playground', model: 'mock', cwd: '/workspace', approval_policy: null };
+const app = {
+  engine: null,
+  fs: null,
+  session: null,
+  config: null,
+  /** Rollout lines of the current session, in write order. */
+  rollout: [],
+  /** Every model_request in issue order: {id, purpose, endpoint, attempt, body, report, usage}. */
+  requests: [],
+  /** token_usage of turn requests in order, each with `compactionBefore` after a compaction. */
+  usage: [],
+  /** token_usage of compaction requests. */
+  compactionUsage: [],
+  /** cache_report events by request id. */
+  reports: new Map(),
+  /** Compactions seen (events), used as chart markers. */
+  compactions: 0,
+  /** AGENTS.md edits: path -> {time, request} (the number of requests issued before the edit). */
+  edits: new Map(),
+  busy: false,
+  abort: null,
+  apiKey: '',
+  listeners: new Map(),
+
+  on(topic, fn) {
+    if (!this.listeners.has(topic)) this.listeners.set(topic, []);
+    this.listeners.get(topic).push(fn);
+  },
+  emit(topic, payload) {
+    for (const fn of this.listeners.get(topic) ?? []) fn(payload);
+  },
+  now: () => Date.now(),
+
+  /** Shows an error (AgentctxError: its code) in the alert line; empty clears it. */
+  status(error) {
+    const text = error === undefined || error === ''
+      ? ''
+      : error instanceof AgentctxError ? `${error.code}: ${error.message}` : String(error?.message ?? error);
+    $('status').textContent = text;
+  },
+
+  /** Handles the effects of a call that is not a turn (start, update): persist + events. */
+  absorb(effects) {
+    for (const effect of effects) {
+      if (effect.type === 'persist') this.persist(effect.lines);
+      else if (effect.type === 'event') this.event(effect.event);
+    }
+  },
+
+  persist(lines) {
+    this.rollout.push(...lines);
+    this.emit('rollout', lines);
+  },
+
+  event(event) {
+    if (event.type === 'cache_report') {
+      // Events precede the model_request effect of the same call (SPEC §2.6): keep it for it.
+      this.reports.set(event.request_id, event);
+    } else if (event.type === 'token_usage') {
+      const request = [...this.requests].reverse().find((r) => r.id === event.request_id);
+      if (request) request.usage = event;
+      if (request?.purpose === 'compact') {
+        // Costed, but not a bar: rollouts do not rebuild compaction requests (SPEC §13.4), and
+        // the chart must look the same after an export and import.
+        this.compactionUsage.push(event);
+      } else {
+        this.usage.push({ ...event, compactionBefore: this.pendingCompaction === true });
+        this.pendingCompaction = false;
+      }
+      this.emit('usage', event);
+      this.emit('request', request);
+    } else if (event.type === 'compaction' && event.phase === 'completed') {
+      this.compactions += 1;
+      this.pendingCompaction = true;
+      this.emit('usage', event);
+    }
+    chat.onEvent(event);
+  },
+
+  /** Applies a config delta (merge patch); true when the engine accepted it. */
+  update(delta) {
+    try {
+      const { effects } = this.session.call('update', { delta, now_ms: this.now() });
+      const { cwd, ...patch } = delta;
+      let next = mergePatch(this.config, patch);
+      if (cwd !== undefined) {
+        next = { ...next, environments: next.environments.map((e, i) => (i === 0 ? { ...e, cwd } : e)) };
+      }
+      this.config = next;
+      this.absorb(effects);
+      this.status('');
+      this.emit('config', delta);
+      return true;
+    } catch (error) {
+      this.status(error);
+      this.emit('config', null);
+      return false;
+    }
+  },
+
+  modelClient() {
+    if (this.apiKey !== '') return openAIResponsesClient({ apiKey: this.apiKey });
+    return mockModelClient(this.engine, { now: this.now, eventDelayMs: 6 });
+  },
+
+  /** Runs one turn (a message, or the effects of a call such as a manual compaction). */
+  async runTurn(turn) {
+    if (this.busy) return;
+    this.busy = true;
+    this.abort = new AbortController();
+    this.emit('busy', true);
+    try {
+      const result = await runTurn(this.session, {
+        ...turn,
+        model: this.modelClient(),
+        tools: (call) => (call.server === 'tracker' ? trackerTool(call) : `unknown host tool ${call.name}`),
+        signal: this.abort.signal,
+        now: this.now,
+        onEffect: (effect) => this.effect(effect),
+        onEvent: (event) => this.event(event),
+        onPersist: (lines) => this.persist(lines),
+      });
+      chat.turnDone(result);
+      this.status('');
+    } catch (error) {
+      this.status(error);
+      chat.failure(error);
+    } finally {
+      this.busy = false;
+      this.abort = null;
+      this.emit('busy', false);
+      this.emit('turn');
+    }
+  },
+
+  /** Forces a compaction: `compact` starts its own turn, which runTurn drives. */
+  compact() {
+    if (this.busy) return;
+    let effects;
+    try {
+      effects = this.session.call('compact', { now_ms: this.now() }).effects;
+    } catch (error) {
+      this.status(error);
+      return;
+    }
+    chat.note('manual compaction requested', 'compaction');
+    this.runTurn({ effects });
+  },
+
+  effect(effect) {
+    if (effect.type === 'model_request') {
+      // A retry keeps its id (and its cache report: a retry is not a new request, SPEC §9).
+      this.requests.push({ ...effect, report: this.reports.get(effect.id) ?? null, usage: null });
+      this.emit('request', this.requests.at(-1));
+    } else if (effect.type === 'error') {
+      chat.errorEffect(effect);
+    }
+  },
+
+  /** Opens a fresh session on the same workspace with the current settings. */
+  startSession() {
+    this.session?.close();
+    this.rollout = [];
+    this.requests = [];
+    this.reports.clear();
+    this.usage = [];
+    this.compactionUsage = [];
+    this.compactions = 0;
+    this.pendingCompaction = false;
+    this.edits.clear();
+    const sessionId = `playground-${Date.now().toString(36)}`;
+    this.config = { ...(this.config ?? defaultConfig(sessionId)), session_id: sessionId };
+    this.session = this.engine.openSession({ [FS_NAME]: this.fs });
+    this.emit('reset');
+    const { effects } = this.session.call('session.start', { config: this.config, now_ms: this.now() });
+    this.absorb(effects);
+    this.emit('config', null);
+    this.emit('turn');
+  },
+};
 
 async function main() {
-  const engine = await createEngine();
-  $('engine-version').textContent = engine.version();
-  $('echo-input').textContent = JSON.stringify(sampleConfig);
-  $('echo-result').textContent = JSON.stringify(engine.call('config.echo', sampleConfig));
+  app.engine = await createEngine();
+  $('engine-version').textContent = app.engine.version();
+  app.fs = createMemoryFileSystem(DEMO_FILES, { clock: () => Date.now() });
+  for (const panel of [chat, workspace, settings, inspector, cache, world, agents, rollout]) panel.init(app);
+  initTabs();
+
+  $('key-form').addEventListener('submit', (e) => e.preventDefault());
+  $('api-key').addEventListener('input', (e) => {
+    app.apiKey = e.target.value.trim();
+    const mock = app.config?.model.slug.startsWith('mock') ?? true;
+    $('model-source').textContent = app.apiKey === ''
+      ? 'mock model (offline)'
+      : `OpenAI Responses API (key in memory only)${mock ? ' — set Model to an OpenAI model name' : ''}`;
+  });
+  $('compact').addEventListener('click', () => app.compact());
+  $('new-session').addEventListener('click', () => {
+    if (!app.busy) app.startSession();
+  });
+  app.startSession();
 }
 
 main().then(
   () => { document.body.dataset.state = 'ready'; },
   (error) => {
     document.body.dataset.state = 'error';
-    $('status').textContent = error instanceof AgentctxError ? `${error.code}: ${error.message}` : String(error);
+    app.status(error);
     console.error(error);
   },
 );
+
+// Exposed for debugging in the console (and the e2e suite), never for storage.
+window.playground = app;

@@ -6,6 +6,7 @@
 // handle numbers.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -168,6 +169,86 @@ TEST(Abi, DefaultWorkspaceIsTheGuestPreopen) {
   EXPECT_NE(Output(h).find(R"("code":"not_capable")"), std::string::npos);
   actx_close(h);
 }
+
+TEST(Abi, HomeGivesOnlyItsAgentsFiles) {
+  const std::string root = testing::FixturePath("posix_fs");
+  const std::string home = testing::FixturePath("abi_home");
+  abi::SetWorkspaceRoot(root);
+  abi::SetHomeDir(home);
+  uint32_t h = actx_open();
+  abi::SetWorkspaceRoot("/workspace");
+  abi::SetHomeDir("/state");
+  ASSERT_NE(h, 0u);
+  auto call = [&](const std::string& method, const std::string& path) {
+    return Call(h, method, R"({"fs":"workspace","path":")" + path + R"(","text":"x"})");
+  };
+  ASSERT_EQ(call("fs.read", home + "/AGENTS.md"), 0) << Output(h);
+  EXPECT_NE(Output(h).find(R"("text":"reply prefix: [home]\n")"), std::string::npos) << Output(h);
+  ASSERT_EQ(call("fs.stat", home + "/AGENTS.md"), 0) << Output(h);
+  // A missing override is not_found (the loader skips it), not a refusal.
+  ASSERT_EQ(call("fs.stat", home + "/AGENTS.override.md"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"not_found")"), std::string::npos) << Output(h);
+  // Everything else in the home stays out of reach: other files, rollouts, listing, writes.
+  for (const std::string& path : {home + "/notes.txt", home + "/sessions/rollout.jsonl", home}) {
+    ASSERT_EQ(call("fs.read", path), 1) << path;
+    EXPECT_NE(Output(h).find(R"("code":"not_capable")"), std::string::npos) << Output(h);
+  }
+  ASSERT_EQ(call("fs.list", home), 1);
+  EXPECT_NE(Output(h).find(R"("code":"not_capable")"), std::string::npos) << Output(h);
+  ASSERT_EQ(call("fs.write", home + "/AGENTS.md"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"not_capable")"), std::string::npos) << Output(h);
+  // The workspace is unchanged.
+  ASSERT_EQ(call("fs.read", root + "/hello.txt"), 0) << Output(h);
+  actx_close(h);
+}
+
+TEST(Abi, RolloutOpenValidatesItsInput) {
+  uint32_t h = actx_open();
+  ASSERT_NE(h, 0u);
+  EXPECT_EQ(Call(h, "rollout.open", "{}"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"invalid_input")"), std::string::npos) << Output(h);
+  EXPECT_EQ(Call(h, "rollout.open", "{bad"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"invalid_json")"), std::string::npos) << Output(h);
+  EXPECT_EQ(Call(h, "rollout.open", R"({"path":"relative.jsonl"})"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"invalid_path")"), std::string::npos) << Output(h);
+  const std::string missing = testing::FixturePath("abi_home/no/such/dir/r.jsonl");
+  EXPECT_EQ(Call(h, "rollout.open", R"({"path":")" + missing + R"("})"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"not_found")"), std::string::npos) << Output(h);
+  // The engine handle has no rollout: the method is unknown there.
+  EXPECT_EQ(Call(0, "rollout.open", R"({"path":"/x"})"), 1);
+  EXPECT_NE(Output(0).find(R"("code":"unknown_method")"), std::string::npos) << Output(0);
+  // Calls without a bound rollout are untouched.
+  EXPECT_EQ(Call(h, "history", "{}"), 1);
+  EXPECT_NE(Output(h).find(R"("code":"invalid_state")"), std::string::npos) << Output(h);
+  actx_close(h);
+}
+
+#if !defined(__wasi__) && !defined(__EMSCRIPTEN__)
+// A rollout that cannot be written turns the ok envelope into an `io` error (native only:
+// /dev/full accepts the open and fails every flush). The Node tests cover real appends.
+TEST(Abi, RolloutWriteFailureIsAnIoError) {
+  FILE* probe = std::fopen("/dev/full", "ab");
+  if (probe == nullptr) GTEST_SKIP() << "/dev/full is not available";
+  std::fclose(probe);
+  const std::string root = testing::FixturePath("posix_fs");
+  abi::SetWorkspaceRoot(root);
+  uint32_t h = actx_open();
+  abi::SetWorkspaceRoot("/workspace");
+  ASSERT_NE(h, 0u);
+  ASSERT_EQ(Call(h, "rollout.open", R"({"path":"/dev/full"})"), 0) << Output(h);
+  EXPECT_EQ(Output(h), R"({"v":1,"ok":true,"value":{"path":"/dev/full"}})");
+  const std::string config =
+      R"({"config":{"session_id":"s","model":{"slug":"m"},"environments":[{"id":"e","cwd":")" +
+      root + R"(","fs":"workspace"}]}})";
+  ASSERT_EQ(Call(h, "session.start", config), 1);
+  EXPECT_EQ(
+      Output(h),
+      R"({"v":1,"ok":false,"error":{"code":"io","message":"rollout.flush /dev/full: the rollout misses this call's lines; stop and resume from it","details":{"path":"/dev/full"}}})");
+  // Queries carry no persist lines: they still answer.
+  EXPECT_EQ(Call(h, "stats", "{}"), 0) << Output(h);
+  actx_close(h);
+}
+#endif
 
 }  // namespace
 }  // namespace agentctx

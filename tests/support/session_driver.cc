@@ -33,6 +33,56 @@ std::vector<JsonValue> SessionDriver::Update(const std::string& delta_json, std:
       now_ms);
 }
 
+std::vector<JsonValue> SessionDriver::Compact(std::int64_t now_ms) {
+  return Run(Call("compact", "{\"now_ms\":" + std::to_string(now_ms) + "}"), now_ms);
+}
+
+std::vector<JsonValue> SessionDriver::Interrupt(std::int64_t now_ms) {
+  return Run(Call("interrupt", "{\"now_ms\":" + std::to_string(now_ms) + "}"), now_ms);
+}
+
+std::vector<JsonValue> SessionDriver::AnswerHeld(std::int64_t now_ms) {
+  std::vector<HeldRequest> requests = std::move(held_);
+  held_.clear();
+  std::vector<JsonValue> all;
+  for (const auto& request : requests) {
+    for (auto& env : Answer(request, now_ms)) {
+      for (auto& e : Run(std::move(env), now_ms)) all.push_back(std::move(e));
+    }
+  }
+  return all;
+}
+
+std::vector<std::string> SessionDriver::Answer(const HeldRequest& request, std::int64_t now_ms) {
+  std::vector<std::string> out;
+  const std::string now = ",\"now_ms\":" + std::to_string(now_ms) + "}";
+  std::optional<std::string> reply;
+  if (respond) reply = respond(request.endpoint, request.body);
+  if (!reply) {
+    std::string answer = engine_.Call(0, "mock.respond",
+                                      "{\"endpoint\":" + JsonString(request.endpoint) +
+                                          ",\"body\":" + JsonString(request.body) + now);
+    auto r = ParseJson(answer);
+    reply = std::string(r->Find("value")->GetString("body").value_or(""));
+  }
+  if (request.endpoint == "responses/compact") {
+    out.push_back(Call("deliver", "{\"delivery\":{\"type\":\"model_response\",\"request_id\":" +
+                                      JsonString(request.id) + ",\"body\":" + JsonString(*reply) +
+                                      "}" + now));
+    return out;
+  }
+  const std::string& sse = *reply;
+  std::size_t step = chunk_size == 0 ? (sse.empty() ? 1 : sse.size()) : chunk_size;
+  for (std::size_t i = 0; i < sse.size(); i += step) {
+    out.push_back(Call("deliver", "{\"delivery\":{\"type\":\"model_events\",\"request_id\":" +
+                                      JsonString(request.id) +
+                                      ",\"sse\":" + JsonString(sse.substr(i, step)) + "}" + now));
+  }
+  out.push_back(Call("deliver", "{\"delivery\":{\"type\":\"model_events\",\"request_id\":" +
+                                    JsonString(request.id) + ",\"end\":true}" + now));
+  return out;
+}
+
 std::string SessionDriver::RolloutText() const {
   std::string out;
   for (const auto& line : rollout_) out += line + "\n";
@@ -59,26 +109,15 @@ std::vector<JsonValue> SessionDriver::Run(std::string envelope, std::int64_t now
         for (const auto& line : effect.Find("lines")->items())
           rollout_.push_back(line.string_value());
       } else if (type == "model_request") {
-        std::string body(effect.GetString("body").value_or(""));
-        std::string endpoint(effect.GetString("endpoint").value_or(""));
-        bodies_.push_back(body);
-        std::string reply =
-            engine_.Call(0, "mock.respond",
-                         "{\"endpoint\":" + JsonString(endpoint) + ",\"body\":" + JsonString(body) +
-                             ",\"now_ms\":" + std::to_string(now_ms) + "}");
-        auto r = ParseJson(reply);
-        std::string id(effect.GetString("id").value_or(""));
-        std::string sse(r->Find("value")->GetString("body").value_or(""));
-        std::size_t step = chunk_size == 0 ? (sse.empty() ? 1 : sse.size()) : chunk_size;
-        for (std::size_t i = 0; i < sse.size(); i += step) {
-          pending.push_back(
-              Call("deliver", "{\"delivery\":{\"type\":\"model_events\",\"request_id\":" +
-                                  JsonString(id) + ",\"sse\":" + JsonString(sse.substr(i, step)) +
-                                  "},\"now_ms\":" + std::to_string(now_ms) + "}"));
+        HeldRequest request{std::string(effect.GetString("id").value_or("")),
+                            std::string(effect.GetString("endpoint").value_or("")),
+                            std::string(effect.GetString("body").value_or(""))};
+        bodies_.push_back(request.body);
+        if (hold) {
+          held_.push_back(std::move(request));
+          continue;
         }
-        pending.push_back(Call(
-            "deliver", "{\"delivery\":{\"type\":\"model_events\",\"request_id\":" + JsonString(id) +
-                           ",\"end\":true},\"now_ms\":" + std::to_string(now_ms) + "}"));
+        for (auto& env : Answer(request, now_ms)) pending.push_back(std::move(env));
       } else if (type == "tool_call") {
         std::string name(effect.GetString("name").value_or(""));
         std::string args(effect.GetString("arguments").value_or(""));

@@ -5,8 +5,15 @@
 //    (handle 0 = the engine, always present) and the workspace root for new slots. There is
 //    no shared boundary buffer: each handle's output survives calls on other handles.
 //  - A handle the glue does not know gives -1 and touches no buffer (ARCHITECTURE §6).
-//  - Each new session slot gets a PosixFileSystem named "workspace" rooted at the workspace
-//    root ("/workspace" = the host's preopen, read-only unless the host says --writable).
+//  - Each new session slot gets a GuestFileSystem named "workspace": the workspace root
+//    ("/workspace" = the host's preopen, read-only unless the host says --writable) plus the two
+//    global AGENTS.md files of the home ("/state", the host's state preopen).
+//  - Glue method `rollout.open {"path"}` on a session handle (the only method the glue answers
+//    itself) binds a RolloutFile to the slot: from then on the `persist` lines of every ok
+//    envelope on that handle are appended + flushed before actx_call returns, i.e. before the
+//    host acts on any later effect (SPEC §2.3). If that write fails the envelope is replaced by
+//    an `io` error envelope (the session has moved on: the host stops and resumes from the
+//    rollout). The effects the host sees are otherwise byte-identical to Engine::Call's.
 //  - Nothing here aborts on bad input; Engine::Call turns every failure into an envelope.
 #include <cstdlib>
 #include <map>
@@ -17,7 +24,10 @@
 #include "abi_glue.h"
 #include "agentctx/engine.h"
 #include "agentctx_abi.h"
-#include "posix_file_system.h"
+#include "engine/envelope.h"
+#include "guest_file_system.h"
+#include "protocol/json_codec.h"
+#include "rollout_file.h"
 
 namespace agentctx::abi {
 namespace {
@@ -28,7 +38,9 @@ constexpr std::string_view kOkPrefix = R"({"v":1,"ok":true,)";
 struct Glue {
   Engine engine;
   std::map<uint32_t, std::string> outputs{{0u, std::string()}};
+  std::map<uint32_t, std::unique_ptr<RolloutFile>> rollouts;
   std::string workspace_root = "/workspace";
+  std::string home_dir = "/state";
 };
 
 // The one instance, created on first use and never destroyed (no exit-time destructor races
@@ -48,10 +60,28 @@ std::string_view Bytes(const uint8_t* ptr, uint32_t len) {
   return {reinterpret_cast<const char*>(ptr), len};
 }
 
+// `rollout.open {"path"}`: binds (or rebinds) the slot's rollout file.
+std::string OpenRollout(uint32_t handle, std::string_view input) {
+  auto parsed = ParseJson(input.empty() ? std::string_view("{}") : input);
+  if (!parsed) return ErrorEnvelope(parsed.error());
+  auto path = parsed->GetString("path");
+  if (!path) {
+    return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "rollout.open needs a string `path`", {}});
+  }
+  auto file = RolloutFile::Open(std::string(*path));
+  if (!file) return ErrorEnvelope(file.error());
+  State().rollouts[handle] = std::move(*file);
+  JsonValue v = JsonValue::Object();
+  v.Set("path", JsonValue::String(std::string(*path)));
+  return OkEnvelope(v);
+}
+
 }  // namespace
 
 void SetWorkspaceRoot(std::string root) { State().workspace_root = std::move(root); }
 const std::string& WorkspaceRoot() { return State().workspace_root; }
+void SetHomeDir(std::string home) { State().home_dir = std::move(home); }
+const std::string& HomeDir() { return State().home_dir; }
 
 }  // namespace agentctx::abi
 
@@ -70,8 +100,9 @@ uint32_t actx_open(void) {
   auto& glue = State();
   uint32_t handle = glue.engine.Open();
   if (handle == 0) return 0;
-  glue.engine.AddFileSystem(handle, "workspace",
-                            std::make_shared<agentctx::PosixFileSystem>(glue.workspace_root));
+  glue.engine.AddFileSystem(
+      handle, "workspace",
+      std::make_shared<agentctx::GuestFileSystem>(glue.workspace_root, glue.home_dir));
   glue.outputs[handle] = std::string();
   return handle;
 }
@@ -80,6 +111,7 @@ void actx_close(uint32_t handle) {
   if (handle == 0) return;
   auto& glue = State();
   if (glue.outputs.erase(handle) == 0) return;
+  glue.rollouts.erase(handle);
   glue.engine.Close(handle);
 }
 
@@ -87,8 +119,23 @@ int32_t actx_call(uint32_t handle, const uint8_t* method, uint32_t method_len, c
                   uint32_t input_len) {
   std::string* out = Output(handle);
   if (out == nullptr) return -1;
-  *out = State().engine.Call(handle, agentctx::abi::Bytes(method, method_len),
-                             agentctx::abi::Bytes(input, input_len));
+  auto& glue = State();
+  std::string_view m = agentctx::abi::Bytes(method, method_len);
+  std::string_view in = agentctx::abi::Bytes(input, input_len);
+  if (handle != 0 && m == "rollout.open") {
+    *out = agentctx::abi::OpenRollout(handle, in);
+  } else {
+    *out = glue.engine.Call(handle, m, in);
+    auto rollout = glue.rollouts.find(handle);
+    if (rollout != glue.rollouts.end()) {
+      auto written = rollout->second->AppendFromEnvelope(*out);
+      if (!written) {
+        agentctx::Error error = written.error();
+        error.message += ": the rollout misses this call's lines; stop and resume from it";
+        *out = agentctx::ErrorEnvelope(error);
+      }
+    }
+  }
   return out->compare(0, agentctx::abi::kOkPrefix.size(), agentctx::abi::kOkPrefix) == 0 ? 0 : 1;
 }
 

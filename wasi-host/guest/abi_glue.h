@@ -12,4 +12,10 @@ namespace agentctx::abi {
 void SetWorkspaceRoot(std::string root);
 const std::string& WorkspaceRoot();
 
+/// The guest path of the agentctx home (default "/state", the host's state preopen): new slots
+/// may read `<home>/AGENTS.override.md` and `<home>/AGENTS.md` through their `workspace`
+/// FileSystem (GuestFileSystem). Empty: no home. Slots already open keep theirs.
+void SetHomeDir(std::string home);
+const std::string& HomeDir();
+
 }  // namespace agentctx::abi

@@ -1,82 +1,155 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// `agentctx`, the sandboxed CLI (issue 7) over the WASI guest (guest.ts).
+// `agentctx`, the sandboxed CLI (issue 7) over the WASI guest (guest.ts); commands.ts has the
+// commands, this file the flags, their validation, the help text and the exit codes.
 // Invariants:
-//  - Every command runs the engine inside agentctx.wasm with exactly two preopens:
+//  - Every command runs the engine inside agentctx.wasm with at most two preopens:
 //    --workspace as /workspace (read-only unless --writable) and --home as /state.
-//  - stdout carries only results (envelopes); diagnostics are one line on stderr, prefixed
-//    `agentctx: `. Exit codes: 0 ok, 1 error envelope or runtime failure, 2 usage error.
+//  - Every flag is documented in --help; a command refuses flags it does not use.
+//  - stdout carries only results; diagnostics are one line on stderr, prefixed `agentctx: `.
+//    Exit codes: 0 ok, 1 engine error / failed turn / runtime failure, 2 usage error (bad flag,
+//    argument, file or script line), 130 interrupted by the user.
 //  - Uses the global `process`; never imports node:process (TOOLCHAIN §5).
-// Commands are a table so the planned ones (run, inspect, replay, resume, serve-mock) slot in
-// with the common options already parsed.
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { AGENTS_REFRESH, APPROVAL_POLICIES, HostInputError, SANDBOX_MODES } from './config.js';
+import type { CliOptions, GuestLoader } from './commands.js';
 import type { GuestOptions, WasiGuest } from './guest.js';
 
 // node:wasi emits its ExperimentalWarning when it is linked, so guest.js (which imports it) is
 // loaded dynamically, after the warning listeners are gone. The library leaves an embedder's
 // process alone; the CLI owns its process.
 process.removeAllListeners('warning');
-const loadGuest = async (options?: GuestOptions): Promise<WasiGuest> =>
+// V8 tiers hot wasm functions up in background threads, and the process then waits for those
+// compile jobs before it can exit (seconds for agentctx.wasm on a busy machine), even after
+// process.exit. A CLI session is short and its engine work small: baseline (Liftoff) code only.
+setFlagsFromString('--liftoff-only');
+const loadGuest: GuestLoader = async (options?: GuestOptions): Promise<WasiGuest> =>
   (await import('./guest.js')).WasiGuest.load(options);
+const loadCommands = async (): Promise<typeof import('./commands.js')> => import('./commands.js');
 
-/** Options every command understands. */
-interface CommonOptions {
-  /** Host directory preopened as /workspace. */
-  workspace: string;
-  /** agentctx home, preopened as /state (rollouts, host state). */
-  home: string;
-  /** Whether /workspace is writable. */
-  writable: boolean;
+type OptionName =
+  | 'workspace' | 'cwd' | 'home' | 'config' | 'writable' | 'trust' | 'sandbox' | 'approval'
+  | 'agents-refresh' | 'model' | 'base-url' | 'api-key-env' | 'json' | 'interactive' | 'script'
+  | 'dump-requests' | 'max-retries' | 'retry-base-ms' | 'request-timeout-ms' | 'format' | 'port'
+  | 'clock';
+
+interface OptionDoc {
+  name: OptionName;
+  type: 'string' | 'boolean';
+  short?: string;
+  arg?: string;
+  help: string;
 }
+
+const OPTIONS: OptionDoc[] = [
+  { name: 'workspace', type: 'string', arg: 'DIR', help: 'host directory the engine sees as /workspace (default: the current directory)' },
+  { name: 'cwd', type: 'string', arg: 'PATH', help: 'working directory inside the workspace: relative to it, /workspace/..., or a host path inside it (default: the workspace root)' },
+  { name: 'home', type: 'string', arg: 'DIR', help: 'agentctx home, mounted as /state: global AGENTS.md and rollouts in sessions/ (default: $AGENTCTX_HOME, else ~/.agentctx)' },
+  { name: 'config', type: 'string', arg: 'FILE.json', help: 'engine config keys (SPEC §2.2), merged under the flags' },
+  { name: 'writable', type: 'boolean', help: 'let the engine write below /workspace (default: read-only; sandbox defaults to workspace-write)' },
+  { name: 'trust', type: 'boolean', help: 'trust the workspace: read its project AGENTS.md files (default: untrusted, only the global one)' },
+  { name: 'sandbox', type: 'string', arg: 'MODE', help: `sandbox policy: ${SANDBOX_MODES.join(', ')} (default: read-only, or workspace-write with --writable)` },
+  { name: 'approval', type: 'string', arg: 'POLICY', help: `approval policy: ${APPROVAL_POLICIES.join(', ')} (default: on-request)` },
+  { name: 'agents-refresh', type: 'string', arg: 'MODE', help: `AGENTS.md refresh: ${AGENTS_REFRESH.join(', ')} (default: selection)` },
+  { name: 'model', type: 'string', arg: 'SLUG', help: 'model slug; `mock` (default) is the embedded mock model, no network' },
+  { name: 'base-url', type: 'string', arg: 'URL', help: 'Responses API base URL (default: https://api.openai.com/v1 for a non-mock model); any URL, even with --model mock, uses HTTP (e.g. agentctx serve-mock)' },
+  { name: 'api-key-env', type: 'string', arg: 'VAR', help: 'environment variable holding the API key (default: OPENAI_API_KEY; optional with --base-url)' },
+  { name: 'json', type: 'boolean', help: 'machine-readable output: one JSON object per line (effects, host records; replay: the report)' },
+  { name: 'interactive', type: 'boolean', short: 'i', help: 'run: a REPL after the optional PROMPT (one turn per line; /compact, /exit)' },
+  { name: 'script', type: 'string', arg: 'FILE.jsonl', help: 'run: a scripted session (see Scripts below)' },
+  { name: 'dump-requests', type: 'string', arg: 'DIR', help: 'run, resume: write every request body as DIR/NNNN.json exactly as sent' },
+  { name: 'max-retries', type: 'string', arg: 'N', help: 'run, resume: retries of a retryable model error per request (default: 4)' },
+  { name: 'retry-base-ms', type: 'string', arg: 'MS', help: 'run, resume: first backoff step, doubled per retry, plus jitter, never below the server\'s retry-after (default: 1000)' },
+  { name: 'request-timeout-ms', type: 'string', arg: 'MS', help: 'run, resume: an attempt fails (and is retried) after MS without response data (default: 300000)' },
+  { name: 'format', type: 'string', arg: 'FMT', help: 'inspect: request (the next request body, default), agents (AGENTS.md text, sources, warnings) or world-state (snapshot)' },
+  { name: 'port', type: 'string', arg: 'N', help: 'serve-mock: port on 127.0.0.1 (default: 0, any free port; the URL is printed)' },
+  { name: 'clock', type: 'string', arg: 'CLOCK', help: 'serve-mock: wall (default) or step:<ms> (0, ms, 2·ms, … per request)' },
+];
+
+const SESSION_OPTIONS: OptionName[] = [
+  'workspace', 'cwd', 'home', 'config', 'writable', 'trust', 'sandbox', 'approval', 'agents-refresh',
+  'model', 'base-url', 'api-key-env', 'json',
+];
+const TURN_OPTIONS: OptionName[] = ['interactive', 'dump-requests', 'max-retries', 'retry-base-ms', 'request-timeout-ms'];
 
 interface Command {
   name: string;
   usage: string;
   summary: string;
-  /** Absent: planned, not implemented yet. */
-  run?: (args: string[], options: CommonOptions) => Promise<number>;
+  options: OptionName[];
+  run: (args: string[], options: CliOptions) => Promise<number>;
 }
 
 class UsageError extends Error {}
 
 const COMMANDS: Command[] = [
   {
-    name: 'call',
-    usage: 'call METHOD [JSON]',
-    summary: 'call an engine method (handle 0) with a JSON input (default {}) and print the envelope',
+    name: 'run', usage: 'run [OPTIONS] PROMPT', summary: 'one turn against the model; --interactive for a REPL, --script FILE.jsonl for a scripted session',
+    options: [...SESSION_OPTIONS, ...TURN_OPTIONS, 'script'],
+    run: async (a, o) => (await loadCommands()).runCommand(a, o, loadGuest),
+  },
+  {
+    name: 'resume', usage: 'resume FILE.jsonl [PROMPT]', summary: 'continue a session from its rollout (a REPL without PROMPT)',
+    options: [...SESSION_OPTIONS, ...TURN_OPTIONS],
+    run: async (a, o) => (await loadCommands()).resumeCommand(a, o, loadGuest),
+  },
+  {
+    name: 'inspect', usage: 'inspect [OPTIONS] [PROMPT]', summary: 'print the next request body, the AGENTS.md text or the world state, without calling a model',
+    options: ['workspace', 'cwd', 'home', 'config', 'writable', 'trust', 'sandbox', 'approval', 'agents-refresh', 'model', 'json', 'format'],
+    run: async (a, o) => (await loadCommands()).inspectCommand(a, o, loadGuest),
+  },
+  {
+    name: 'replay', usage: 'replay FILE.jsonl', summary: 'prompt-cache replay report of an agentctx or Codex rollout (a table; --json: the report)',
+    options: ['json'],
+    run: async (a, o) => (await loadCommands()).replayCommand(a, o, loadGuest),
+  },
+  {
+    name: 'serve-mock', usage: 'serve-mock [--port N] [--clock=step:MS]', summary: 'serve the mock model as the Responses API (SSE) on 127.0.0.1 until Ctrl-C',
+    options: ['port', 'clock'],
+    run: async (a, o) => (await loadCommands()).serveMockCommand(a, o, loadGuest),
+  },
+  {
+    name: 'call', usage: 'call METHOD [JSON]', summary: 'call an engine method (handle 0) with a JSON input (default {}) and print the envelope',
+    options: ['workspace', 'home', 'writable'],
     run: runCall,
   },
-  { name: 'run', usage: 'run [PROMPT]', summary: 'run a session turn against a model' },
-  { name: 'inspect', usage: 'inspect ROLLOUT', summary: 'summarise a rollout file' },
-  { name: 'replay', usage: 'replay ROLLOUT', summary: 'replay a rollout and explain prompt-cache breaks' },
-  { name: 'resume', usage: 'resume ROLLOUT', summary: 'resume a session from its rollout' },
-  { name: 'serve-mock', usage: 'serve-mock', summary: 'serve the embedded mock model as Responses SSE on 127.0.0.1' },
 ];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length)) + 2;
-  const line = (c: Command): string => `  ${c.usage.padEnd(width)}${c.summary}${c.run ? '' : ' (planned)'}`;
+  const optionUsage = (o: OptionDoc): string =>
+    `${o.short ? `-${o.short}, ` : '    '}--${o.name}${o.arg ? ` ${o.arg}` : ''}`;
+  const optWidth = Math.max(...OPTIONS.map((o) => optionUsage(o).length)) + 2;
   return [
-    'Usage: agentctx [OPTIONS] COMMAND [ARGS]',
+    'Usage: agentctx COMMAND [OPTIONS] [ARGS]',
     '',
     'agentctx runs the agentctx context engine inside a WASI sandbox (agentctx.wasm): the engine',
-    'sees only /workspace and /state.',
+    'sees only /workspace (--workspace) and /state (--home); the host alone talks to the network.',
     '',
     'Commands:',
-    ...COMMANDS.map(line),
+    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}${c.summary}`),
     '',
     'Options:',
-    '  --workspace DIR  host directory mounted as /workspace (default: the current directory)',
-    '  --home DIR       agentctx home, mounted as /state for rollouts',
-    '                   (default: $AGENTCTX_HOME, else ~/.agentctx)',
-    '  --writable       let the engine write below /workspace (default: read-only)',
-    '  -h, --help       print this help and exit',
-    '  -V, --version    print the engine version and exit',
+    ...OPTIONS.map((o) => `  ${optionUsage(o).padEnd(optWidth)}${o.help}`),
+    `  ${'-h, --help'.padEnd(optWidth)}print this help and exit`,
+    `  ${'-V, --version'.padEnd(optWidth)}print the engine version and exit`,
     '',
-    'Exit status: 0 ok, 1 error envelope or runtime failure, 2 usage error.',
+    'Scripts (run --script FILE.jsonl): one JSON object per line, blank lines skipped:',
+    '  {"submit":"text"}                        a turn',
+    '  {"update":{"approval_policy":"never"}}   a config delta (SPEC §2.2); {"cwd":"src"} is relative to the workspace',
+    '  {"write":{"path":"rel/path","content":"..."}}  the host writes a workspace file',
+    '  {"remove":"rel/path"}                    the host removes a workspace file or directory',
+    '  {"tick_ms":N}                            advance the session clock (scripts use a virtual clock)',
+    '  {"compact":true}                         a manual compaction turn',
+    '',
+    'Rollouts: <home>/sessions/rollout-<time>-<session id>.jsonl, appended by the engine as it goes;',
+    'resume continues a rollout under the home in place and copies any other file there first.',
+    '',
+    'Exit status: 0 ok, 1 engine error or failed turn, 2 usage error, 130 interrupted.',
     '',
   ].join('\n');
 }
@@ -87,18 +160,14 @@ async function engineVersion(): Promise<string> {
   return envelope.value?.version ?? 'unknown';
 }
 
-function guestOptions(options: CommonOptions): GuestOptions {
-  const out: GuestOptions = { workspace: options.workspace, writable: options.writable };
-  // /state is mounted when the home exists; commands that persist (run, resume) will create it.
-  if (existsSync(options.home)) out.state = options.home;
-  return out;
-}
-
-async function runCall(args: string[], options: CommonOptions): Promise<number> {
+async function runCall(args: string[], options: CliOptions): Promise<number> {
   const [method, input = '{}', ...rest] = args;
   if (method === undefined || method === '') throw new UsageError('call needs a METHOD');
   if (rest.length > 0) throw new UsageError(`call takes METHOD [JSON], got an extra argument '${rest[0]}'`);
-  const guest = await loadGuest(guestOptions(options));
+  const guestOptions: GuestOptions = { workspace: options.workspace, writable: options.writable };
+  // /state is mounted when the home exists; `call` never creates it.
+  if (isDirectory(options.home)) guestOptions.state = options.home;
+  const guest = await loadGuest(guestOptions);
   const { ok, envelope } = guest.callResult(0, method, input);
   process.stdout.write(envelope + '\n');
   if (!ok) process.stderr.write(`agentctx: ${describeError(envelope)}\n`);
@@ -119,6 +188,14 @@ function oneLine(s: string): string {
   return s.replace(/\s*\n\s*/g, ' ');
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function directory(flag: string, dir: string): string {
   const abs = resolve(dir);
   let isDir = false;
@@ -131,32 +208,55 @@ function directory(flag: string, dir: string): string {
   return abs;
 }
 
+function oneOf(flag: string, value: string | undefined, allowed: string[]): string | undefined {
+  if (value !== undefined && !allowed.includes(value)) {
+    throw new UsageError(`--${flag} ${value}: expected ${allowed.join(', ')}`);
+  }
+  return value;
+}
+
+function integer(flag: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d{1,10}$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--${flag} ${value}: expected an integer from ${min} to ${max}`);
+  }
+  return Number(value);
+}
+
+function baseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url ${value}: not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url ${value}: expected http or https`);
+  if (url.username !== '' || url.password !== '') throw new UsageError('--base-url: credentials in the URL are not allowed (use --api-key-env)');
+  return value;
+}
+
 async function main(argv: string[]): Promise<number> {
+  const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'V' },
+  };
+  for (const o of OPTIONS) parseOptions[o.name] = o.short ? { type: o.type, short: o.short } : { type: o.type };
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        workspace: { type: 'string' },
-        home: { type: 'string' },
-        writable: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', short: 'V', default: false },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: parseOptions });
   } catch (e) {
     // parseArgs' messages go on with advice about `--`; keep the first sentence.
     const message = e instanceof Error ? e.message.split('. To specify')[0] : undefined;
     throw new UsageError(message || 'bad arguments');
   }
-  const { values, positionals } = parsed;
-  if (values.help) {
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const { positionals } = parsed;
+  if (values['help']) {
     process.stdout.write(helpText());
     return 0;
   }
-  if (values.version) {
+  if (values['version']) {
     process.stdout.write(`agentctx ${await engineVersion()}\n`);
     return 0;
   }
@@ -164,12 +264,43 @@ async function main(argv: string[]): Promise<number> {
   if (name === undefined) throw new UsageError('missing COMMAND');
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) throw new UsageError(`unknown command '${name}'`);
-  if (!command.run) throw new UsageError(`'${name}' is not implemented yet`);
-  const options: CommonOptions = {
-    workspace: directory('--workspace', values.workspace ?? process.cwd()),
-    home: resolve(values.home ?? process.env['AGENTCTX_HOME'] ?? join(homedir(), '.agentctx')),
-    writable: values.writable === true,
+  for (const o of OPTIONS) {
+    if (values[o.name] !== undefined && !command.options.includes(o.name)) {
+      throw new UsageError(`${name} does not take --${o.name}`);
+    }
+  }
+  const str = (k: OptionName): string | undefined => values[k] as string | undefined;
+  const options: CliOptions = {
+    workspace: directory('--workspace', str('workspace') ?? process.cwd()),
+    home: resolve(str('home') ?? process.env['AGENTCTX_HOME'] ?? join(homedir(), '.agentctx')),
+    writable: values['writable'] === true,
+    apiKeyEnv: str('api-key-env') ?? 'OPENAI_API_KEY',
+    json: values['json'] === true,
+    interactive: values['interactive'] === true,
+    maxRetries: integer('max-retries', str('max-retries'), 4, 0, 100),
+    retryBaseMs: integer('retry-base-ms', str('retry-base-ms'), 1000, 0, 600_000),
+    requestTimeoutMs: integer('request-timeout-ms', str('request-timeout-ms'), 300_000, 1, 86_400_000),
+    port: integer('port', str('port'), 0, 0, 65535),
   };
+  const optional: [keyof CliOptions, string | boolean | undefined][] = [
+    ['cwd', str('cwd')],
+    ['config', str('config') === undefined ? undefined : resolve(str('config') as string)],
+    ['trust', values['trust'] === true ? true : undefined],
+    ['sandbox', oneOf('sandbox', str('sandbox'), SANDBOX_MODES)],
+    ['approval', oneOf('approval', str('approval'), APPROVAL_POLICIES)],
+    ['agentsRefresh', oneOf('agents-refresh', str('agents-refresh'), AGENTS_REFRESH)],
+    ['model', str('model')],
+    ['baseUrl', baseUrl(str('base-url'))],
+    ['script', str('script')],
+    ['dumpRequests', str('dump-requests') === undefined ? undefined : resolve(str('dump-requests') as string)],
+    ['format', oneOf('format', str('format'), ['request', 'agents', 'world-state'])],
+    ['clock', str('clock')],
+  ];
+  for (const [key, value] of optional) {
+    if (value !== undefined) (options as unknown as Record<string, unknown>)[key] = value;
+  }
+  if (options.model === '') throw new UsageError('--model needs a slug');
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(options.apiKeyEnv)) throw new UsageError(`--api-key-env ${options.apiKeyEnv}: not a variable name`);
   return command.run(args, options);
 }
 
@@ -178,10 +309,10 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    if (e instanceof UsageError) {
-      process.stderr.write(`agentctx: ${oneLine(e.message)} (see 'agentctx --help')\n`);
+    if (e instanceof UsageError || e instanceof HostInputError) {
+      process.stderr.write(`agentctx: ${oneLine(e.message)}${e instanceof UsageError ? " (see 'agentctx --help')" : ''}\n`);
       process.exitCode = 2;
-    } else if (e instanceof Error && e.name === 'AgentctxHostError' && 'code' in e) {
+    } else if (e instanceof Error && (e.name === 'AgentctxHostError' || e.name === 'EngineError') && 'code' in e) {
       process.stderr.write(`agentctx: ${String(e.code)}: ${oneLine(e.message)}\n`);
       process.exitCode = 1;
     } else {

@@ -32,7 +32,13 @@ test('--help documents every flag and command', () => {
   assert.equal(r.code, 0);
   assert.equal(r.stderr, '');
   for (const word of ['--workspace DIR', '--home DIR', '--writable', '--help', '--version', '-h', '-V',
-    'call METHOD [JSON]', 'run', 'inspect', 'replay', 'resume', 'serve-mock', 'AGENTCTX_HOME']) {
+    '--cwd PATH', '--config FILE.json', '--trust', '--sandbox MODE', '--approval POLICY',
+    '--agents-refresh MODE', '--model SLUG', '--base-url URL', '--api-key-env VAR', '--json',
+    '-i, --interactive', '--script FILE.jsonl', '--dump-requests DIR', '--max-retries N',
+    '--retry-base-ms MS', '--request-timeout-ms MS', '--format FMT', '--port N', '--clock CLOCK',
+    'call METHOD [JSON]', 'run [OPTIONS] PROMPT', 'inspect [OPTIONS] [PROMPT]', 'replay FILE.jsonl',
+    'resume FILE.jsonl [PROMPT]', 'serve-mock [--port N]', 'AGENTCTX_HOME', '{"submit":"text"}',
+    '{"update":', '{"write":', '{"remove":', '{"tick_ms":N}', '{"compact":true}']) {
     assert.ok(r.stdout.includes(word), `help lacks ${word}`);
   }
   assert.equal(agentctx('-h').stdout, r.stdout);
@@ -59,7 +65,7 @@ test('an error envelope exits 1 with a one-line error', () => {
 
 test('usage errors exit 2 with one line on stderr and nothing on stdout', () => {
   for (const args of [[], ['--frob'], ['frob'], ['call'], ['call', 'version', '{}', 'extra'],
-    ['run'], ['serve-mock'], ['--workspace', join(tmp.dir, 'nope'), 'call', 'version'],
+    ['run'], ['serve-mock', 'extra'], ['--workspace', join(tmp.dir, 'nope'), 'call', 'version'],
     ['--workspace', join(tmp.dir, 'ws/a.txt'), 'call', 'version'], ['--workspace']]) {
     const r = agentctx(...args);
     assert.equal(r.code, 2, args.join(' '));

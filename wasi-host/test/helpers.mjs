@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Shared helpers for wasi-host/test: where the assembled host lives, temp trees, and a tiny
 // hand-encoded wasm module for the trap tests (no compiler needed at test time).
-import { existsSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  existsSync, lstatSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,4 +105,53 @@ export function tinyModule(functions) {
   const code = section(10, vec(bodies));
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...types, ...funcs, ...memory, ...exports, ...code]);
+}
+
+/**
+ * Runs the built CLI asynchronously (the test's own servers keep answering meanwhile).
+ * Resolves {code, stdout, stderr}; kills the process after `timeoutMs`. `onSpawn(child)` gets
+ * the child process (to signal it).
+ */
+export function runCli(args, { cwd, env = {}, input = '', timeoutMs = 20000, onSpawn } = {}) {
+  return new Promise((resolve, reject) => {
+    const base = { ...process.env };
+    delete base.AGENTCTX_HOME;
+    delete base.OPENAI_API_KEY;
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd, env: { ...base, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
+    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? (signal ? `signal ${signal}` : null), stdout, stderr });
+    });
+    child.stdin.end(input);
+    onSpawn?.(child);
+  });
+}
+
+/** The JSON lines of a rollout (or any JSONL) file. */
+export function readJsonl(path) {
+  return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+}
+
+/** Every file below `dir` (relative paths, sorted). */
+export function listFiles(dir) {
+  const out = [];
+  const walk = (rel) => {
+    for (const name of readdirSync(join(dir, rel)).sort()) {
+      const r = rel ? `${rel}/${name}` : name;
+      const st = lstatSync(join(dir, r));
+      if (st.isDirectory()) walk(r);
+      else out.push(r);
+    }
+  };
+  if (existsSync(dir)) walk('');
+  return out;
 }

@@ -12,3 +12,8 @@ export type { MemoryFileSystem, MemoryFileSystemOptions } from './memory_file_sy
 export type {
   AgentctxEngine, Caller, EngineMethods, EngineOptions, EngineStats, SessionHandle, SessionMethods,
 } from './types.js';
+export type * from './protocol.js';
+export { mockModelClient, openAIResponsesClient } from './model_clients.js';
+export type { MockModelClientOptions, OpenAIResponsesClientOptions } from './model_clients.js';
+export { retryDelayMs, runTurn } from './driver.js';
+export type { ModelClient, RetryOptions, RunTurnOptions, ToolHandler, TurnResult } from './driver.js';

@@ -16,6 +16,11 @@ export interface MemoryFileSystemOptions {
 export interface MemoryFileSystem extends FileSystem {
   /** Every file path, sorted. */
   paths(): string[];
+  /**
+   * Deletes a file, or a directory with everything under it; false when nothing is there.
+   * "/" itself cannot be removed.
+   */
+  remove(path: string): boolean;
 }
 
 type Node = { kind: 'file'; data: Uint8Array; mtime: number } | { kind: 'dir'; mtime: number };
@@ -118,6 +123,14 @@ export function createMemoryFileSystem(
     },
     paths() {
       return [...nodes].filter(([, n]) => n.kind === 'file').map(([p]) => p).sort();
+    },
+    remove(path) {
+      if (!isNormalizedPath(path) || path === '/' || !nodes.has(path)) return false;
+      const prefix = path + '/';
+      for (const p of [...nodes.keys()]) {
+        if (p === path || p.startsWith(prefix)) nodes.delete(p);
+      }
+      return true;
     },
   };
 }

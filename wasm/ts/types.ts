@@ -2,6 +2,13 @@
 // The public types of the engine API (implemented in engine.ts). Kept apart from the
 // implementation so the published .d.ts never reaches the internal Embind module types.
 import type { FileSystem } from './file_system.js';
+import type {
+  AgentsInspect, CacheSummary, ConfigDelta, Delivery, EffectsResult, HistoryEntry, ReplayReport,
+  SessionConfig, SessionStats, SubmitInput,
+} from './protocol.js';
+
+/** `now_ms`: the host's clock in ms for this call (clamped so it never goes backwards). */
+interface Now { now_ms?: number }
 
 /** Options of createEngine(). */
 export interface EngineOptions {
@@ -22,10 +29,52 @@ export interface EngineMethods {
   stats: { input: Record<string, never> | undefined; output: EngineStats };
   /** Canonical echo (sorted keys, nulls kept) plus the engine version. */
   'config.echo': { input: Record<string, unknown>; output: { config: Record<string, unknown>; version: string } };
+  /**
+   * The embedded mock model with its prompt-cache simulator (SPEC §14): `body` is SSE text for
+   * `responses`, JSON for `responses/compact`. Simulator state lives in the engine.
+   */
+  'mock.respond': {
+    input: { endpoint: 'responses' | 'responses/compact'; body: string; now_ms?: number };
+    output: { body: string };
+  };
+  /** Replay analysis of an agentctx or Codex rollout (SPEC §13.4), plus a text table. */
+  'rollout.inspect': { input: { text: string }; output: { report: ReplayReport; table: string } };
 }
 
-/** Session methods with known shapes (filled in as the session API lands). */
-export interface SessionMethods {}
+/** Session methods (SPEC §2.1): mutating calls answer effects, queries answer data. */
+export interface SessionMethods {
+  'session.start': { input: { config: SessionConfig } & Now; output: EffectsResult };
+  /** Rebuilds the session from rollout text without FileSystem access (SPEC §13.3). */
+  'session.resume': { input: { config: SessionConfig; rollout: string } & Now; output: EffectsResult };
+  submit: { input: SubmitInput; output: EffectsResult };
+  deliver: { input: { delivery: Delivery } & Now; output: EffectsResult };
+  /** A merge patch over the config, effective at the next step boundary (SPEC §2.2). */
+  update: { input: { delta: ConfigDelta } & Now; output: EffectsResult };
+  /** v1: only advances the clock. */
+  tick: { input: Now | undefined; output: EffectsResult };
+  /** Abandons the in-flight request; idle -> no effects (SPEC §2.6). */
+  interrupt: { input: Now | undefined; output: EffectsResult };
+  /**
+   * Manual compaction, idle only, as its own turn (SPEC §12.2): `compaction` events, a
+   * `model_request` with purpose `compact`, then `turn_complete`. Drive it with
+   * `runTurn(session, {effects, model})`.
+   */
+  compact: { input: ({ turn_id?: string } & Now) | undefined; output: EffectsResult };
+  /** Re-issues a failed-retryable request: same id and body, `attempt + 1` (SPEC §2.8). */
+  retry: { input: { request_id: string } & Now; output: EffectsResult };
+  history: { input: Record<string, never> | undefined; output: HistoryEntry[] };
+  /** The world-state baseline: the snapshot the model was last told (SPEC §6.2). */
+  world_state: { input: Record<string, never> | undefined; output: Record<string, unknown> };
+  instruction_sources: { input: Record<string, never> | undefined; output: string[] };
+  /** The next step's body from the current history; nothing is recorded. */
+  prompt_preview: { input: Record<string, never> | undefined; output: { body: string } };
+  cache_summary: { input: Record<string, never> | undefined; output: CacheSummary };
+  stats: { input: Record<string, never> | undefined; output: SessionStats };
+  inspect: {
+    input: { format: 'agents' } | { format: 'world-state' } | { format: 'request' };
+    output: AgentsInspect | Record<string, unknown> | { body: string };
+  };
+}
 
 /** The common call surface of the engine (handle 0) and of a session. */
 export interface Caller<Methods> {

@@ -38,6 +38,7 @@ std::string Mutate(SessionSlot* slot, std::string_view method, const JsonValue& 
   }
   if (method == "tick") return Effects(s.Tick(now, &sink), sink);
   if (method == "interrupt") return Effects(s.Interrupt(now, &sink), sink);
+  if (method == "compact") return Effects(s.Compact(input, now, &sink), sink);
   if (method == "retry") {
     auto id = input.GetString("request_id");
     if (!id) return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "retry needs `request_id`", {}});
@@ -70,21 +71,10 @@ std::string Query(const Session& s, std::string_view method, const JsonValue& in
   return {};
 }
 
-constexpr std::string_view kSessionMethods[] = {"session.start",
-                                                "session.resume",
-                                                "submit",
-                                                "deliver",
-                                                "update",
-                                                "tick",
-                                                "interrupt",
-                                                "retry",
-                                                "history",
-                                                "world_state",
-                                                "instruction_sources",
-                                                "prompt_preview",
-                                                "cache_summary",
-                                                "stats",
-                                                "inspect"};
+constexpr std::string_view kSessionMethods[] = {
+    "session.start",  "session.resume", "submit", "deliver", "update",      "tick",
+    "interrupt",      "compact",        "retry",  "history", "world_state", "instruction_sources",
+    "prompt_preview", "cache_summary",  "stats",  "inspect"};
 
 bool IsSessionMethod(std::string_view method) {
   for (auto m : kSessionMethods) {

@@ -9,7 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "session/config.h"
+#include "protocol/host_tool.h"
+#include "protocol/warning.h"
 
 namespace agentctx {
 

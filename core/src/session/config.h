@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "agentctx/result.h"
+#include "protocol/host_tool.h"
 #include "protocol/json_value.h"
 #include "protocol/warning.h"
 #include "tools/output_truncation.h"
@@ -55,14 +56,6 @@ struct SkillConfig {
   std::string name;
   std::optional<std::string> description;
   std::string path;
-};
-
-struct HostToolConfig {
-  std::string server;
-  std::string name;
-  std::string description;
-  JsonValue parameters;  // default {"type":"object","properties":{}}
-  bool strict = false;
 };
 
 struct EnvironmentContextConfig {

@@ -46,6 +46,11 @@ Result<void> Session::Submit(const JsonValue& input, std::int64_t now_ms, Effect
   JsonValue started = MakeEvent("turn_started");
   started.Set("turn_id", JsonValue::String(turn_id_));
   sink->Event(std::move(started));
+  // SPEC §12.2 pre-turn: compact before the turn's context and input are recorded.
+  if (auto trigger = PreTurnTrigger()) {
+    BeginCompaction(std::move(*trigger), std::move(user_message), sink);
+    return {};
+  }
   StartStep(/*turn_start=*/true, &user_message, sink);
   return {};
 }
@@ -56,6 +61,7 @@ Result<void> Session::Update(const JsonValue& delta, std::int64_t now_ms, Effect
   ACTX_TRY_VOID(CheckFileSystems(next, fs_));
   Advance(now_ms);
   // Takes effect at the next step boundary: requests already built are never altered.
+  if (next.model.slug != config_.model.slug) compaction_stalled_ = false;  // SPEC §12.5
   config_ = std::move(next);
   RebuildTools();
   for (const auto& w : warnings) sink->Warning(w.code, w.message);
@@ -127,10 +133,15 @@ void Session::EndTurn(std::string_view reason, EffectSink* sink) {
                                        : std::nullopt));
   }
   sink->SetTurnComplete(TurnCompleteEffect{turn_id_, std::string(reason), last_agent_message_});
-  previous_turn_model_ = config_.model.slug;
+  // A turn that ended in its pre-turn compaction never started with the current model.
+  if (!compaction_ || !compaction_->pending_user_message) {
+    previous_turn_model_ = config_.model.slug;
+    previous_turn_model_config_ = config_.model;
+  }
   state_ = TurnState::kIdle;
   request_.reset();
   calls_.clear();
+  compaction_.reset();  // an interrupted or failed compaction leaves history unchanged
 }
 
 FileSystem* Session::PrimaryFileSystem() const {
@@ -169,6 +180,7 @@ JsonValue Session::Stats() const {
                                   items_serialized_ + prompt_cache_.serialized_count())));
   out.Set("requests", JsonValue::Int(request_counter_));
   out.Set("turns", JsonValue::Int(turn_counter_));
+  out.Set("compactions", JsonValue::Int(static_cast<std::int64_t>(compaction_counter_)));
   return out;
 }
 

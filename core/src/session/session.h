@@ -13,8 +13,13 @@
 //     items are recorded, built-in tools run, host tools leave as tool_call effects.
 //  4. once every call has an output: record outputs in call order; next step (2, step diff).
 //  5. a response without tool calls ends the turn: task_complete + turn_complete.
-// Invariants: a rejected call changes nothing; history is append-only (only compaction, a later
-// module, replaces it); every request body is a concatenation of cached bytes.
+// Compaction (SPEC §12, session_compaction.cc): pre-turn on submit (before the turn's context
+// and input), mid-turn after a step's tool outputs, or manual compact() as its own turn. A
+// compaction request is issued like a step; its answer replaces history (DoNotInject or
+// BeforeLastUserMessage), persists compacted → world_state full + turn_context (when
+// reinjected) → context_compacted, and the turn continues where it was.
+// Invariants: a rejected call changes nothing; history is append-only (only a completed
+// compaction replaces it); every request body is a concatenation of cached bytes.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +63,9 @@ class Session {
   Result<void> Tick(std::int64_t now_ms, EffectSink* sink);
   Result<void> Interrupt(std::int64_t now_ms, EffectSink* sink);
   Result<void> Retry(std::string_view request_id, std::int64_t now_ms, EffectSink* sink);
+  /// SPEC §12.2 manual compaction: idle only (else kTurnInProgress); its own turn
+  /// (turn_started … turn_complete); input `{"turn_id"?}`.
+  Result<void> Compact(const JsonValue& input, std::int64_t now_ms, EffectSink* sink);
 
   // Queries: no effects, no FileSystem calls.
   JsonValue History() const;
@@ -82,6 +90,19 @@ class Session {
     bool terminal = false;
   };
 
+  // One compaction in progress (SPEC §12.2–§12.4).
+  struct CompactionRun {
+    std::string trigger;   // pre_turn | mid_turn | manual | model_switch
+    std::string strategy;  // local | remote
+    bool inject = false;   // BeforeLastUserMessage (mid-turn) vs DoNotInject
+    ModelConfig model;     // the model that compacts (the previous one for model_switch)
+    std::uint64_t tokens_before = 0;
+    std::optional<JsonValue> pending_user_message;  // pre-turn: recorded after the compaction
+    std::string summarization_bytes;                // local: the trailing prompt message
+    std::vector<bool> dropped;                      // local: for_prompt items trimmed away
+    std::uint64_t trimmed = 0;
+  };
+
   struct PendingCall {
     std::string call_id;
     std::string call_type;  // function_call | custom_tool_call
@@ -100,13 +121,35 @@ class Session {
   void RecordContext(bool turn_start, EffectSink* sink);
   void IssueRequest(EffectSink* sink);
   std::string BuildBody(const std::vector<PromptItem>& prompt, bool compaction) const;
-  void PersistTurnContext(EffectSink* sink);
+  void PersistTurnContext(EffectSink* sink, bool force = false);
+  /// Explains `segments` (cache_report persisted + event) and emits the model_request.
+  void SendRequest(std::string id, std::string_view purpose, std::string_view endpoint,
+                   std::string body, const PromptSegments& segments, EffectSink* sink);
+  std::string NextRequestId();
 
   // session_stream.cc
   void HandleModelEvent(const JsonValue& event, EffectSink* sink);
   void CompleteResponse(const JsonValue& event, EffectSink* sink);
   void FailRequest(ErrorCode code, std::string message, bool retryable,
                    std::optional<std::int64_t> retry_after_ms, EffectSink* sink);
+  /// Persists token_count and emits token_usage for a completed response; returns in + out.
+  std::optional<std::uint64_t> ReportUsage(const JsonValue& event, const std::string& request_id,
+                                           EffectSink* sink);
+
+  // session_compaction.cc
+  std::uint64_t ContextTokens() const;
+  std::uint64_t EstimateNextPrompt() const;
+  std::optional<std::string> PreTurnTrigger() const;
+  bool MaybeCompactMidTurn(EffectSink* sink);
+  void BeginCompaction(std::string trigger, std::optional<JsonValue> pending_user_message,
+                       EffectSink* sink);
+  void IssueCompactionRequest(EffectSink* sink);
+  void CompleteLocalCompaction(const JsonValue& event, EffectSink* sink);
+  void CompleteRemoteCompaction(std::string_view body, EffectSink* sink);
+  bool RetryTrimmedCompaction(EffectSink* sink);
+  void FailCompaction(std::string_view code, std::string_view message, EffectSink* sink);
+  void FinishCompaction(std::vector<JsonValue> new_items, std::string_view message,
+                        EffectSink* sink);
 
   // session_tools.cc
   void DispatchToolCalls(EffectSink* sink);
@@ -134,6 +177,7 @@ class Session {
   CacheExplainer explainer_;
   std::optional<JsonValue> last_turn_context_;
   std::optional<std::string> previous_turn_model_;
+  std::optional<ModelConfig> previous_turn_model_config_;  // model_switch trigger (SPEC §12.2)
 
   TurnState state_ = TurnState::kIdle;
   std::string turn_id_;
@@ -145,6 +189,15 @@ class Session {
   std::vector<PendingCall> calls_;
   std::optional<std::string> last_agent_message_;
   std::uint64_t items_serialized_ = 0;
+
+  // Token accounting (SPEC §12.1): last turn-step usage (input + output) and the history size
+  // right after that response's output; none at first, after a compaction, or on resume without
+  // a token_count.
+  std::optional<std::uint64_t> usage_tokens_;
+  std::size_t usage_history_size_ = 0;
+  std::optional<CompactionRun> compaction_;
+  bool compaction_stalled_ = false;  // SPEC §12.5
+  std::uint64_t compaction_counter_ = 0;
 };
 
 }  // namespace agentctx

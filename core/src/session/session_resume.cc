@@ -3,6 +3,7 @@
 // replacement + later items), the world-state baseline, the last turn_context (change detection
 // and the previous model), counters. Not restored: the AGENTS.md cache (the first step reloads and
 // diffs against the baseline), the explainer's predecessor, the tool freeze.
+#include "compaction/history_rebuild.h"
 #include "rollout/resume_state.h"
 #include "session/session.h"
 #include "session/session_inputs.h"
@@ -15,7 +16,12 @@ Result<std::unique_ptr<Session>> Session::Resume(const JsonValue& config,
   std::vector<Warning> warnings;
   ACTX_TRY(SessionConfig parsed, ParseSessionConfig(config, &warnings));
   ACTX_TRY_VOID(CheckFileSystems(parsed, fs));
-  ACTX_TRY(ResumeState state, BuildResumeState(rollout_text, nullptr));
+  // A Codex `compacted` without replacement_history is rebuilt by SPEC §12.3 step 4.
+  const CompactionRebuilder rebuilder = [](const std::vector<RecordedItem>& history,
+                                           std::string_view message) {
+    return RebuildCompactedHistory(history, message);
+  };
+  ACTX_TRY(ResumeState state, BuildResumeState(rollout_text, &rebuilder));
   if (!state.session_meta) {
     return Fail(ErrorCode::kRolloutCorrupt, "the rollout has no session_meta line");
   }
@@ -34,9 +40,24 @@ Result<std::unique_ptr<Session>> Session::Resume(const JsonValue& config,
   s->items_serialized_ = s->history_.size();
   s->baseline_ = std::move(state.baseline);
   if (state.turn_context) {
-    if (auto model = state.turn_context->GetString("model")) s->previous_turn_model_ = *model;
+    if (auto model = state.turn_context->GetString("model")) {
+      s->previous_turn_model_ = *model;
+      // The previous model's window is only known when it is the configured one.
+      if (*model == s->config_.model.slug) s->previous_turn_model_config_ = s->config_.model;
+    }
     s->last_turn_context_ = std::move(state.turn_context);
   }
+  // SPEC §12.1: the last usage since the newest compaction, and where it was taken.
+  if (state.token_usage) {
+    if (const JsonValue* last = state.token_usage->Find("last_token_usage")) {
+      auto in = last->GetInt("input_tokens").value_or(0);
+      auto out = last->GetInt("output_tokens").value_or(0);
+      s->usage_tokens_ = static_cast<std::uint64_t>(in > 0 ? in : 0) +
+                         static_cast<std::uint64_t>(out > 0 ? out : 0);
+      s->usage_history_size_ = static_cast<std::size_t>(state.history_size_at_token_usage);
+    }
+  }
+  s->compaction_counter_ = state.compaction_counter;
   s->turn_counter_ = static_cast<std::int64_t>(state.turn_counter);
   for (const auto& w : warnings) sink->Warning(w.code, w.message);
   for (const auto& w : state.warnings) sink->Warning(w.code, w.message);

@@ -97,7 +97,7 @@ void Session::RecordContext(bool turn_start, EffectSink* sink) {
   baseline_ = std::move(next);
 }
 
-void Session::PersistTurnContext(EffectSink* sink) {
+void Session::PersistTurnContext(EffectSink* sink, bool force) {
   TurnContextFields f;
   f.turn_id = turn_id_;
   f.cwd = config_.environments[0].cwd;
@@ -109,7 +109,7 @@ void Session::PersistTurnContext(EffectSink* sink) {
   f.effort = config_.reasoning_effort;
   f.summary = config_.reasoning_summary;
   JsonValue payload = TurnContextPayload(f);
-  if (!last_turn_context_ || TurnContextChanged(*last_turn_context_, payload)) {
+  if (force || !last_turn_context_ || TurnContextChanged(*last_turn_context_, payload)) {
     sink->Persist(TurnContextLine(now_ms_, f));
   }
   last_turn_context_ = std::move(payload);
@@ -138,9 +138,13 @@ Result<std::string> Session::PromptPreview() const {
   return BuildBody(ForPrompt(history_, config_.model.supports_images, &prompt_cache_), false);
 }
 
-void Session::IssueRequest(EffectSink* sink) {
+std::string Session::NextRequestId() {
   ++request_counter_;
-  std::string id = "req-" + std::to_string(request_counter_);
+  return "req-" + std::to_string(request_counter_);
+}
+
+void Session::IssueRequest(EffectSink* sink) {
+  std::string id = NextRequestId();
   std::vector<PromptItem> prompt =
       ForPrompt(history_, config_.model.supports_images, &prompt_cache_);
   std::string body = BuildBody(prompt, false);
@@ -158,19 +162,25 @@ void Session::IssueRequest(EffectSink* sink) {
         ItemSegment{*p.bytes, p.synthetic ? std::string_view("tool")
                                           : std::string_view(history_[p.history_index].origin)});
   }
+  SendRequest(std::move(id), "turn", "responses", std::move(body), segments, sink);
+}
+
+void Session::SendRequest(std::string id, std::string_view purpose, std::string_view endpoint,
+                          std::string body, const PromptSegments& segments, EffectSink* sink) {
   JsonValue report = explainer_.ExplainJson(id, segments);
   sink->Persist(CacheReportLine(now_ms_, report));
   JsonValue event = MakeEvent("cache_report");
   for (auto& m : report.members()) event.Set(m.key, m.value);
   sink->Event(std::move(event));
 
-  request_.emplace();
+  request_ = PendingRequest{};  // not emplace(): clang-14 rejects it for this nested type
   request_->id = id;
-  request_->purpose = "turn";
-  request_->endpoint = "responses";
+  request_->purpose = std::string(purpose);
+  request_->endpoint = std::string(endpoint);
   request_->body = body;
   state_ = TurnState::kAwaitingModel;
-  sink->SetModelRequest(ModelRequestEffect{id, "turn", "responses", 1, std::move(body)});
+  sink->SetModelRequest(ModelRequestEffect{std::move(id), std::string(purpose),
+                                           std::string(endpoint), 1, std::move(body)});
 }
 
 }  // namespace agentctx

@@ -72,8 +72,20 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
     FailRequest(f.code, f.message, f.retryable, f.retry_after_ms, sink);
     return {};
   }
+  const bool compact_endpoint = request_->endpoint == "responses/compact";
   if (*type == "model_response") {
-    return Fail(ErrorCode::kInvalidInput, "model_response deliveries answer compaction requests");
+    auto body = delivery.GetString("body");
+    if (!compact_endpoint || !body) {
+      return Fail(ErrorCode::kInvalidInput,
+                  "model_response deliveries answer responses/compact requests with a string "
+                  "`body`");
+    }
+    CompleteRemoteCompaction(*body, sink);
+    return {};
+  }
+  if (compact_endpoint) {
+    return Fail(ErrorCode::kInvalidInput,
+                "responses/compact requests are answered by a model_response delivery");
   }
   if (auto sse = delivery.GetString("sse")) {
     SseOutput out;
@@ -127,6 +139,10 @@ void Session::HandleModelEvent(const JsonValue& event, EffectSink* sink) {
 }
 
 void Session::CompleteResponse(const JsonValue& event, EffectSink* sink) {
+  if (request_->purpose == "compact") {
+    CompleteLocalCompaction(event, sink);
+    return;
+  }
   request_->terminal = true;
   last_completed_request_ = request_->id;
   std::vector<JsonValue> items = std::move(request_->output_items);
@@ -143,36 +159,46 @@ void Session::CompleteResponse(const JsonValue& event, EffectSink* sink) {
       last_agent_message_ = text;
     }
   }
-  const JsonValue* response = event.Find("response");
-  const JsonValue* usage = response != nullptr ? response->Find("usage") : nullptr;
-  if (usage != nullptr && usage->is_object()) {
-    TokenUsageFields u;
-    u.input_tokens = UsageField(usage, "input_tokens");
-    u.cached_input_tokens = UsageField(usage, "", "input_tokens_details", "cached_tokens");
-    u.output_tokens = UsageField(usage, "output_tokens");
-    u.reasoning_output_tokens = UsageField(usage, "", "output_tokens_details", "reasoning_tokens");
-    u.total_tokens = usage->Find("total_tokens") != nullptr ? UsageField(usage, "total_tokens")
-                                                            : u.input_tokens + u.output_tokens;
-    std::optional<std::uint64_t> window;
-    if (config_.model.context_window) {
-      window = static_cast<std::uint64_t>(*config_.model.context_window);
-    }
-    sink->Persist(TokenCountLine(now_ms_, u, window));
-    explainer_.NoteReportedCached(request_id, u.cached_input_tokens);
-    JsonValue e = MakeEvent("token_usage");
-    e.Set("request_id", JsonValue::String(request_id));
-    e.Set("input_tokens", JsonValue::Int(static_cast<std::int64_t>(u.input_tokens)));
-    e.Set("cached_tokens", JsonValue::Int(static_cast<std::int64_t>(u.cached_input_tokens)));
-    e.Set("output_tokens", JsonValue::Int(static_cast<std::int64_t>(u.output_tokens)));
-    e.Set("reasoning_tokens", JsonValue::Int(static_cast<std::int64_t>(u.reasoning_output_tokens)));
-    e.Set("total_tokens", JsonValue::Int(static_cast<std::int64_t>(u.total_tokens)));
-    e.Set("context_tokens",
-          JsonValue::Int(static_cast<std::int64_t>(u.input_tokens + u.output_tokens)));
-    e.Set("context_window",
-          window ? JsonValue::Int(static_cast<std::int64_t>(*window)) : JsonValue());
-    sink->Event(std::move(e));
+  if (auto tokens = ReportUsage(event, request_id, sink)) {
+    usage_tokens_ = *tokens;
+    usage_history_size_ = history_.size();
   }
   DispatchToolCalls(sink);
+}
+
+std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
+                                                  const std::string& request_id, EffectSink* sink) {
+  const JsonValue* response = event.Find("response");
+  const JsonValue* usage = response != nullptr ? response->Find("usage") : nullptr;
+  if (usage == nullptr || !usage->is_object()) return std::nullopt;
+  TokenUsageFields u;
+  u.input_tokens = UsageField(usage, "input_tokens");
+  u.cached_input_tokens = UsageField(usage, "", "input_tokens_details", "cached_tokens");
+  u.output_tokens = UsageField(usage, "output_tokens");
+  u.reasoning_output_tokens = UsageField(usage, "", "output_tokens_details", "reasoning_tokens");
+  u.total_tokens = usage->Find("total_tokens") != nullptr ? UsageField(usage, "total_tokens")
+                                                          : u.input_tokens + u.output_tokens;
+  std::optional<std::uint64_t> window;
+  if (config_.model.context_window) {
+    window = static_cast<std::uint64_t>(*config_.model.context_window);
+  }
+  sink->Persist(TokenCountLine(now_ms_, u, window));
+  explainer_.NoteReportedCached(request_id, u.cached_input_tokens);
+  // SPEC §12.1: right after a response, context_tokens = its input + output (nothing recorded
+  // after its output yet).
+  std::uint64_t context_tokens = u.input_tokens + u.output_tokens;
+  JsonValue e = MakeEvent("token_usage");
+  e.Set("request_id", JsonValue::String(request_id));
+  e.Set("input_tokens", JsonValue::Int(static_cast<std::int64_t>(u.input_tokens)));
+  e.Set("cached_tokens", JsonValue::Int(static_cast<std::int64_t>(u.cached_input_tokens)));
+  e.Set("output_tokens", JsonValue::Int(static_cast<std::int64_t>(u.output_tokens)));
+  e.Set("reasoning_tokens", JsonValue::Int(static_cast<std::int64_t>(u.reasoning_output_tokens)));
+  e.Set("total_tokens", JsonValue::Int(static_cast<std::int64_t>(u.total_tokens)));
+  e.Set("context_tokens", JsonValue::Int(static_cast<std::int64_t>(context_tokens)));
+  e.Set("context_window",
+        window ? JsonValue::Int(static_cast<std::int64_t>(*window)) : JsonValue());
+  sink->Event(std::move(e));
+  return context_tokens;
 }
 
 void Session::FailRequest(ErrorCode code, std::string message, bool retryable,
@@ -180,6 +206,13 @@ void Session::FailRequest(ErrorCode code, std::string message, bool retryable,
   request_->terminal = true;
   last_completed_request_ = request_->id;  // its stream is over: a later bare `end` is silent
   request_->output_items.clear();
+  if (request_->purpose == "compact" && !retryable) {
+    // SPEC §12.3 step 2: a local compaction that overflowed drops its oldest input item and
+    // asks again; anything else non-retryable fails the compaction, history unchanged.
+    if (code == ErrorCode::kContextWindowExceeded && RetryTrimmedCompaction(sink)) return;
+    FailCompaction(ErrorCodeName(code), message, sink);
+    return;
+  }
   sink->SetError(ErrorEffect{std::string(ErrorCodeName(code)), std::move(message), retryable,
                              request_->id, retry_after_ms});
   if (retryable) {

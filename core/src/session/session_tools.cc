@@ -75,6 +75,7 @@ void Session::MaybeFinishTools(EffectSink* sink) {
     EndTurn("completed", sink);
     return;
   }
+  if (MaybeCompactMidTurn(sink)) return;  // SPEC §12.2: the turn continues after it
   StartStep(/*turn_start=*/false, nullptr, sink);
 }
 

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+// HostToolConfig: one host tool as configured (SPEC §2.2 `tools`, §7.1). A plain DTO shared by
+// session/config (which parses and validates it) and prompt/tool_list (which renders the
+// canonical tools array), so prompt needs nothing from session (ARCHITECTURE §4 layering).
+#pragma once
+
+#include <string>
+
+#include "protocol/json_value.h"
+
+namespace agentctx {
+
+struct HostToolConfig {
+  std::string server;
+  std::string name;
+  std::string description;
+  JsonValue parameters;  // default {"type":"object","properties":{}}
+  bool strict = false;
+};
+
+}  // namespace agentctx

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: MIT
+// Compaction in the session (SPEC §12, §13.2): when to compact, the compaction request, and
+// the history replacement. The policy pieces are pure functions of core/src/compaction/.
+// Flow:
+//  1. Trigger (SPEC §12.2): pre-turn on submit (PreTurnTrigger: model_switch with the previous
+//     model, else pre_turn), mid-turn after a step's tool outputs (MaybeCompactMidTurn), or
+//     manual compact() as its own turn. Automatic ones need compaction.auto, a context window
+//     and no stall.
+//  2. BeginCompaction: `compaction{phase:"started"}` with tokens_before = estimate_prompt;
+//     IssueCompactionRequest: local → `responses` with for_prompt(history) + the summarization
+//     message, the same instructions and tools array, tool_choice none, no parallel calls;
+//     remote → `responses/compact` with the §12.4-trimmed input. Both are explained (§9).
+//  3. Answer: local SSE completes → summary from the last assistant message; remote
+//     `model_response` → kept items. Local context_window_exceeded → drop the oldest input item
+//     (and its outputs), warn compaction_trimmed, ask again; other non-retryable failures →
+//     `compaction_failed` naming the code, history unchanged, turn failed.
+//  4. FinishCompaction: release the tool freeze; new history (reinjected context before the
+//     last user message when mid-turn, else baseline none); persist compacted → world_state
+//     full + turn_context (reinjected only) → context_compacted; the explainer notes the
+//     compaction; usage is forgotten; `compaction{phase:"completed"}`, warning long_thread, the
+//     stall guard; then the turn continues (pre-turn: its start; mid-turn: the next step;
+//     manual: turn_complete).
+#include "compaction/history_rebuild.h"
+#include "compaction/reinjection.h"
+#include "compaction/remote_compaction.h"
+#include "compaction/request_trim.h"
+#include "compaction/stall_guard.h"
+#include "compaction/summary_request.h"
+#include "compaction/token_accounting.h"
+#include "prompt/request_body.h"
+#include "rollout/rollout_writer.h"
+#include "session/session.h"
+#include "session/session_inputs.h"
+
+namespace agentctx {
+namespace {
+
+constexpr std::string_view kManual = "manual";
+constexpr std::string_view kMidTurn = "mid_turn";
+constexpr std::string_view kPreTurn = "pre_turn";
+constexpr std::string_view kModelSwitch = "model_switch";
+
+std::string InstructionsBytes(const std::string& instructions) {
+  return instructions.empty() ? std::string() : JsonString(instructions);
+}
+
+// The estimate view of a for_prompt result: history items with their JSON, synthetic and
+// image-stripped ones as plain bytes.
+std::vector<EstimateItem> EstimateItemsFor(const std::vector<PromptItem>& prompt,
+                                           const std::vector<RecordedItem>& history) {
+  std::vector<EstimateItem> out;
+  out.reserve(prompt.size());
+  for (const PromptItem& p : prompt) {
+    const RecordedItem& source = history[p.history_index];
+    bool own_bytes = !p.synthetic && p.bytes == &source.bytes;
+    out.push_back(EstimateItem{own_bytes ? &source.json : nullptr, *p.bytes});
+  }
+  return out;
+}
+
+JsonValue CompactionEvent(std::string_view phase, std::string_view trigger,
+                          std::string_view strategy, std::uint64_t before) {
+  JsonValue e = MakeEvent("compaction");
+  e.Set("phase", JsonValue::String(std::string(phase)));
+  e.Set("trigger", JsonValue::String(std::string(trigger)));
+  e.Set("strategy", JsonValue::String(std::string(strategy)));
+  e.Set("tokens_before", JsonValue::Int(static_cast<std::int64_t>(before)));
+  return e;
+}
+
+}  // namespace
+
+Result<void> Session::Compact(const JsonValue& input, std::int64_t now_ms, EffectSink* sink) {
+  if (state_ != TurnState::kIdle) {
+    return Fail(ErrorCode::kTurnInProgress, "a turn is already in progress");
+  }
+  const JsonValue* turn_id_value = input.is_object() ? input.Find("turn_id") : nullptr;
+  if (turn_id_value != nullptr && !turn_id_value->is_null() && !turn_id_value->is_string()) {
+    return Fail(ErrorCode::kInvalidInput, "compact: `turn_id` must be a string");
+  }
+  Advance(now_ms);
+  ++turn_counter_;
+  turn_id_ = turn_id_value != nullptr && turn_id_value->is_string()
+                 ? turn_id_value->string_value()
+                 : "turn-" + std::to_string(turn_counter_);
+  steps_in_turn_ = 0;
+  last_agent_message_.reset();
+  sink->Persist(TaskStartedLine(now_ms_, turn_id_));
+  JsonValue started = MakeEvent("turn_started");
+  started.Set("turn_id", JsonValue::String(turn_id_));
+  sink->Event(std::move(started));
+  BeginCompaction(std::string(kManual), std::nullopt, sink);
+  return {};
+}
+
+std::uint64_t Session::EstimateNextPrompt() const {
+  std::vector<PromptItem> prompt =
+      ForPrompt(history_, config_.model.supports_images, &prompt_cache_);
+  return EstimatePrompt(InstructionsBytes(config_.model.instructions),
+                        advertised_tools_.array_bytes, EstimateItemsFor(prompt, history_));
+}
+
+std::uint64_t Session::ContextTokens() const {
+  if (usage_tokens_) {
+    return ContextTokensFromUsage(*usage_tokens_, 0,
+                                  EstimateHistorySince(history_, usage_history_size_));
+  }
+  return EstimateNextPrompt();
+}
+
+std::optional<std::string> Session::PreTurnTrigger() const {
+  if (!config_.compaction.auto_compact || compaction_stalled_ || history_.empty()) {
+    return std::nullopt;
+  }
+  std::optional<CompactionThresholds> current =
+      ComputeThresholds(config_.model.context_window, config_.model.auto_compact_token_limit);
+  if (!current) return std::nullopt;
+  const std::uint64_t tokens = ContextTokens();
+  if (previous_turn_model_config_ && previous_turn_model_config_->slug != config_.model.slug) {
+    std::optional<CompactionThresholds> previous =
+        ComputeThresholds(previous_turn_model_config_->context_window,
+                          previous_turn_model_config_->auto_compact_token_limit);
+    if (previous && previous->window > current->window &&
+        (tokens > current->auto_limit || tokens >= current->window)) {
+      return std::string(kModelSwitch);
+    }
+  }
+  if (LimitReached(tokens, *current)) return std::string(kPreTurn);
+  return std::nullopt;
+}
+
+bool Session::MaybeCompactMidTurn(EffectSink* sink) {
+  if (!config_.compaction.auto_compact || compaction_stalled_) return false;
+  std::optional<CompactionThresholds> t =
+      ComputeThresholds(config_.model.context_window, config_.model.auto_compact_token_limit);
+  if (!t || !LimitReached(ContextTokens(), *t)) return false;
+  BeginCompaction(std::string(kMidTurn), std::nullopt, sink);
+  return true;
+}
+
+void Session::BeginCompaction(std::string trigger, std::optional<JsonValue> pending_user_message,
+                              EffectSink* sink) {
+  CompactionRun run;
+  run.strategy = config_.compaction.strategy;
+  run.inject = trigger == kMidTurn;
+  run.model = trigger == kModelSwitch && previous_turn_model_config_ ? *previous_turn_model_config_
+                                                                     : config_.model;
+  run.tokens_before = EstimateNextPrompt();
+  run.pending_user_message = std::move(pending_user_message);
+  if (run.strategy == "local") {
+    run.summarization_bytes = ToJson(SummarizationMessage(config_.compaction.prompt));
+  }
+  run.trigger = std::move(trigger);
+  sink->Event(CompactionEvent("started", run.trigger, run.strategy, run.tokens_before));
+  compaction_ = std::move(run);
+  IssueCompactionRequest(sink);
+}
+
+void Session::IssueCompactionRequest(EffectSink* sink) {
+  CompactionRun& run = *compaction_;
+  const bool local = run.strategy == "local";
+  std::vector<PromptItem> prompt = ForPrompt(history_, run.model.supports_images, &prompt_cache_);
+  std::string instructions_bytes = InstructionsBytes(run.model.instructions);
+
+  std::vector<std::string> owned;  // remote: replaced tool outputs
+  std::vector<std::string_view> bytes;
+  std::vector<std::string_view> origins;
+  if (local) {
+    if (run.dropped.size() != prompt.size()) run.dropped.assign(prompt.size(), false);
+    for (std::size_t i = 0; i < prompt.size(); ++i) {
+      if (run.dropped[i]) continue;
+      bytes.push_back(*prompt[i].bytes);
+      origins.push_back(prompt[i].synthetic ? "tool" : history_[prompt[i].history_index].origin);
+    }
+    bytes.push_back(run.summarization_bytes);
+    origins.push_back("compaction");
+  } else {
+    std::vector<EstimateItem> items = EstimateItemsFor(prompt, history_);
+    RemoteTrim trim;
+    if (auto t = ComputeThresholds(run.model.context_window, run.model.auto_compact_token_limit)) {
+      trim = TrimRemoteInput(instructions_bytes, advertised_tools_.array_bytes, items, t->usable);
+    }
+    owned.reserve(prompt.size());
+    for (std::size_t i = 0; i < prompt.size(); ++i) {
+      if (i < trim.replaced.size() && trim.replaced[i]) {
+        owned.push_back(std::move(*trim.replaced[i]));
+        bytes.push_back(owned.back());
+      } else {
+        bytes.push_back(*prompt[i].bytes);
+      }
+      origins.push_back(prompt[i].synthetic ? "tool" : history_[prompt[i].history_index].origin);
+    }
+  }
+
+  BodyParams params;
+  params.model = run.model.slug;
+  params.instructions = run.model.instructions;
+  params.items = &bytes;
+  params.tools_bytes = advertised_tools_.array_bytes;
+  params.compaction = local;
+  params.supports_reasoning = run.model.supports_reasoning;
+  if (config_.reasoning_effort) params.reasoning_effort = *config_.reasoning_effort;
+  if (config_.reasoning_summary) params.reasoning_summary = *config_.reasoning_summary;
+  if (config_.service_tier) params.service_tier = *config_.service_tier;
+  params.prompt_cache_key = config_.CacheKey();
+  if (config_.verbosity) params.verbosity = *config_.verbosity;
+  std::string body = local ? BuildResponsesBody(params) : BuildCompactBody(params);
+
+  PromptSegments segments;
+  segments.model = run.model.slug;
+  segments.cache_key = config_.CacheKey();
+  segments.instructions_bytes = instructions_bytes;
+  segments.tools_bytes = advertised_tools_.array_bytes;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    segments.items.push_back(ItemSegment{bytes[i], origins[i]});
+  }
+  SendRequest(NextRequestId(), "compact", local ? "responses" : "responses/compact",
+              std::move(body), segments, sink);
+}
+
+bool Session::RetryTrimmedCompaction(EffectSink* sink) {
+  if (!compaction_ || compaction_->strategy != "local") return false;
+  CompactionRun& run = *compaction_;
+  std::vector<PromptItem> prompt = ForPrompt(history_, run.model.supports_images, &prompt_cache_);
+  if (run.dropped.size() != prompt.size()) run.dropped.assign(prompt.size(), false);
+  std::vector<std::string> synthetic_types;  // storage for the synthetic outputs' types
+  synthetic_types.reserve(prompt.size());
+  std::vector<TrimItemRef> refs;
+  std::vector<std::size_t> index;  // refs[i] is prompt[index[i]]
+  for (std::size_t i = 0; i < prompt.size(); ++i) {
+    if (run.dropped[i]) continue;
+    const JsonValue& source = history_[prompt[i].history_index].json;
+    if (prompt[i].synthetic) {
+      synthetic_types.push_back(std::string(ItemType(source)) + "_output");
+      refs.push_back(TrimItemRef{synthetic_types.back(), ItemCallId(source)});
+    } else {
+      refs.push_back(TrimItemRef{ItemType(source), ItemCallId(source)});
+    }
+    index.push_back(i);
+  }
+  std::vector<std::size_t> group = OldestItemGroup(refs);
+  if (group.empty()) return false;
+  for (std::size_t g : group) run.dropped[index[g]] = true;
+  run.trimmed += group.size();
+  sink->Warning(kCompactionTrimmedCode, CompactionTrimmedMessage(run.trimmed));
+  explainer_.NoteCompaction();  // the request's input lost its head on purpose
+  IssueCompactionRequest(sink);
+  return true;
+}
+
+void Session::FailCompaction(std::string_view code, std::string_view message, EffectSink* sink) {
+  sink->SetError(ErrorEffect{
+      "compaction_failed", "compaction failed: " + std::string(code) + ": " + std::string(message),
+      false, request_ ? std::optional<std::string>(request_->id) : std::nullopt, std::nullopt});
+  EndTurn("failed", sink);
+}
+
+void Session::CompleteLocalCompaction(const JsonValue& event, EffectSink* sink) {
+  request_->terminal = true;
+  last_completed_request_ = request_->id;
+  std::vector<JsonValue> output = std::move(request_->output_items);
+  std::string request_id = request_->id;
+  ReportUsage(event, request_id, sink);  // reported, but not the session's usage (SPEC §12.1)
+  std::string summary_text = SummaryTextFor(LastAssistantText(output));
+  FinishCompaction(BuildCompactedHistory(history_, summary_text), summary_text, sink);
+}
+
+void Session::CompleteRemoteCompaction(std::string_view body, EffectSink* sink) {
+  request_->terminal = true;
+  std::vector<Warning> warnings;
+  auto kept = ParseRemoteCompactionOutput(body, &warnings);
+  for (const auto& w : warnings) sink->Warning(w.code, w.message);
+  if (!kept) {
+    FailCompaction(ErrorCodeName(kept.error().code), kept.error().message, sink);
+    return;
+  }
+  last_completed_request_ = request_->id;
+  FinishCompaction(std::move(*kept), "", sink);
+}
+
+void Session::FinishCompaction(std::vector<JsonValue> new_items, std::string_view message,
+                               EffectSink* sink) {
+  CompactionRun run = std::move(*compaction_);
+  compaction_.reset();
+  advertised_tools_ = tools_;  // SPEC §12.3 step 6: release the tool freeze
+
+  std::vector<std::string> origins(new_items.size(), "compaction");
+  std::optional<JsonValue> baseline;
+  if (run.inject) {
+    // SPEC §12.3 step 5 BeforeLastUserMessage: this step's full initial context.
+    WorldInputs inputs =
+        WorldInputsFrom(config_, agents_.loaded(), previous_turn_model_, advertised_tools_, tools_);
+    JsonValue snapshot = world_.BuildSnapshot(inputs);
+    RenderResult rendered = world_.RenderFull(inputs);
+    for (const auto& w : rendered.warnings) sink->Warning(w.code, w.message);
+    std::size_t at = ReinjectionIndex(new_items);
+    std::vector<JsonValue> items;
+    std::vector<std::string> item_origins;
+    for (std::size_t i = 0; i <= new_items.size(); ++i) {
+      if (i == at) {
+        for (const auto& m : rendered.messages) {
+          items.push_back(InputMessage(RoleName(m.role), m.parts));
+          item_origins.push_back(m.origin);
+        }
+      }
+      if (i < new_items.size()) {
+        items.push_back(std::move(new_items[i]));
+        item_origins.push_back(std::move(origins[i]));
+      }
+    }
+    new_items = std::move(items);
+    origins = std::move(item_origins);
+    baseline = world_.NextBaseline(nullptr, snapshot);
+  }
+
+  std::vector<RecordedItem> next;
+  next.reserve(new_items.size());
+  for (std::size_t i = 0; i < new_items.size(); ++i) {
+    next.push_back(MakeRecordedItem(std::move(new_items[i]), turn_id_, std::move(origins[i])));
+    ++items_serialized_;
+  }
+  history_ = std::move(next);
+  baseline_ = std::move(baseline);
+  explainer_.NoteCompaction();
+  usage_tokens_.reset();
+  usage_history_size_ = 0;
+  ++compaction_counter_;
+
+  // SPEC §13.2: compacted → world_state full and turn_context when reinjected → context_compacted.
+  std::vector<std::string_view> replacement;
+  replacement.reserve(history_.size());
+  for (const auto& item : history_) replacement.push_back(item.bytes);
+  sink->Persist(CompactedLine(now_ms_, message, replacement));
+  if (run.inject) {
+    sink->Persist(WorldStateLine(now_ms_, true, *baseline_));
+    PersistTurnContext(sink, /*force=*/true);
+  }
+  sink->Persist(ContextCompactedLine(now_ms_));
+
+  // SPEC §12.5: measure, report, guard.
+  const std::uint64_t after = EstimateNextPrompt();
+  const std::int64_t freed_bp = FreedBp(run.tokens_before, after);
+  JsonValue done = CompactionEvent("completed", run.trigger, run.strategy, run.tokens_before);
+  done.Set("tokens_after", JsonValue::Int(static_cast<std::int64_t>(after)));
+  done.Set("freed_bp", JsonValue::Int(freed_bp));
+  sink->Event(std::move(done));
+  sink->Warning(kLongThreadCode, kLongThreadMessage);
+  compaction_stalled_ = IsStalled(freed_bp);
+  if (compaction_stalled_) {
+    sink->Warning(kCompactionStalledCode,
+                  CompactionStalledMessage(freed_bp, run.tokens_before, after));
+  }
+
+  if (run.trigger == kManual) {
+    EndTurn("completed", sink);
+  } else if (run.pending_user_message) {
+    StartStep(/*turn_start=*/true, &*run.pending_user_message, sink);
+  } else {
+    StartStep(/*turn_start=*/false, nullptr, sink);
+  }
+}
+
+}  // namespace agentctx

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// RolloutFile: the guest glue's rollout writer (ARCHITECTURE §6 "Files": the glue writes
+// `persist` lines to /state before the host sees the other effects; SPEC §2.3, §13.2).
+// Invariants:
+//  - Opened in append mode; existing bytes are never rewritten.
+//  - AppendFromEnvelope writes the lines of the envelope's `persist` effect (always the first
+//    effect, SPEC §2.6), each + LF, in order, then flushes; envelopes without one write nothing.
+//  - A failed write or flush is reported (kIo, "<op> <path>"); the caller decides what the
+//    session does next. The envelope itself is never changed here.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "agentctx/result.h"
+
+namespace agentctx {
+
+class RolloutFile {
+ public:
+  /// Opens (creating) `path` for appending.
+  static Result<std::unique_ptr<RolloutFile>> Open(std::string path);
+  ~RolloutFile();
+  RolloutFile(const RolloutFile&) = delete;
+  RolloutFile& operator=(const RolloutFile&) = delete;
+
+  /// Appends the persist lines of an ok effects envelope (see the header comment).
+  Result<void> AppendFromEnvelope(std::string_view envelope);
+
+  const std::string& path() const { return path_; }
+
+ private:
+  RolloutFile(std::string path, std::FILE* file) : path_(std::move(path)), file_(file) {}
+
+  std::string path_;
+  std::FILE* file_;
+};
+
+}  // namespace agentctx

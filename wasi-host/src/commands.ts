@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: MIT
+// The CLI's commands (issue 7): run (prompt, --interactive, --script), resume, inspect, replay,
+// serve-mock. cli.ts parses and validates the flags into CliOptions; everything here assumes
+// valid options and reports bad input as HostInputError (exit 2) and engine failures as
+// EngineError (exit 1). Exit status of a turn: 0 completed, 1 failed, 130 interrupted by the user.
+// Invariants:
+//  - The engine runs in the WASI guest with exactly /workspace (read-only unless --writable)
+//    and /state (= --home) preopened; the home is created only by commands that persist.
+//  - Rollouts are written by the guest glue (rollout.open) before the host sees the effects.
+//  - The API key is read from the named environment variable only for the HTTP backend and is
+//    passed nowhere but the authorization header (model.ts redacts it from every text).
+import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import {
+  GUEST_WORKSPACE, HostInputError, MOCK_SLUG, buildConfig, guestCwd, modelSlug, readConfigFile,
+} from './config.js';
+import type { ConfigFlags, JsonObject } from './config.js';
+import { EngineError, SessionDriver, VirtualClock, WallClock } from './driver.js';
+import type { Clock, Effect, EffectOutput, TurnOutcome } from './driver.js';
+import type { GuestOptions, WasiGuest } from './guest.js';
+import { HttpBackend, MockBackend } from './model.js';
+import type { ModelBackend, ModelRequest } from './model.js';
+import { HumanOutput, JsonOutput } from './output.js';
+import { guestPathInHome, newRolloutPath, prepareResume, rolloutFacts, sessionsDir } from './rollout.js';
+import { parseScript, removeWorkspacePath, resolveDeltaCwd, writeWorkspaceFile } from './script.js';
+import { parseMockClock, startMockServer } from './serve_mock.js';
+
+export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/** Every option after validation (cli.ts). */
+export interface CliOptions {
+  workspace: string;
+  home: string;
+  writable: boolean;
+  cwd?: string;
+  config?: string;
+  trust?: boolean;
+  sandbox?: string;
+  approval?: string;
+  agentsRefresh?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKeyEnv: string;
+  json: boolean;
+  interactive: boolean;
+  script?: string;
+  dumpRequests?: string;
+  maxRetries: number;
+  retryBaseMs: number;
+  requestTimeoutMs: number;
+  format?: string;
+  port: number;
+  clock?: string;
+}
+
+export type GuestLoader = (options?: GuestOptions) => Promise<WasiGuest>;
+
+/** One line for the terminal. */
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ');
+}
+
+function stderr(line: string): void {
+  process.stderr.write(oneLine(line) + '\n');
+}
+
+// --- session setup -----------------------------------------------------------------------
+
+interface Session {
+  guest: WasiGuest;
+  handle: number;
+  driver: SessionDriver;
+  clock: Clock;
+  config: JsonObject;
+  output: EffectOutput;
+  rollout?: string;
+}
+
+function configFlags(o: CliOptions, cwd: string, home: boolean, sessionId?: string): ConfigFlags {
+  const flags: ConfigFlags = { writable: o.writable, home, cwd };
+  if (sessionId !== undefined) flags.sessionId = sessionId;
+  if (o.model !== undefined) flags.model = o.model;
+  if (o.sandbox !== undefined) flags.sandbox = o.sandbox;
+  if (o.approval !== undefined) flags.approval = o.approval;
+  if (o.trust !== undefined) flags.trust = o.trust;
+  if (o.agentsRefresh !== undefined) flags.agentsRefresh = o.agentsRefresh;
+  return flags;
+}
+
+function backendFor(o: CliOptions, config: JsonObject, guest: WasiGuest, clock: Clock): ModelBackend {
+  if (o.baseUrl === undefined && modelSlug(config) === MOCK_SLUG) return new MockBackend(guest, () => clock.now());
+  const baseUrl = o.baseUrl ?? DEFAULT_BASE_URL;
+  const key = process.env[o.apiKeyEnv];
+  if ((key === undefined || key === '') && o.baseUrl === undefined) {
+    throw new HostInputError(`${o.apiKeyEnv} is not set (the API key for ${baseUrl}; choose the variable with --api-key-env)`);
+  }
+  return new HttpBackend({ baseUrl, apiKey: key === '' ? undefined : key, timeoutMs: o.requestTimeoutMs });
+}
+
+function outputFor(o: CliOptions): EffectOutput {
+  return o.json ? new JsonOutput(process.stdout) : new HumanOutput(process.stdout, process.stderr, { stream: process.stdout.isTTY === true });
+}
+
+function requestDumper(dir: string | undefined): ((r: ModelRequest) => void) | undefined {
+  if (dir === undefined) return undefined;
+  mkdirSync(dir, { recursive: true });
+  let n = 0;
+  return (r) => {
+    n += 1;
+    writeFileSync(join(dir, `${String(n).padStart(4, '0')}.json`), r.body);
+  };
+}
+
+/** Loads the guest, opens a handle, builds the driver; `persist` binds a rollout. */
+async function openSession(
+  o: CliOptions, load: GuestLoader,
+  mode: { persist: boolean; clock: Clock; sessionId?: string; cwd?: string; output?: EffectOutput },
+): Promise<Session> {
+  const fileConfig = o.config !== undefined ? readConfigFile(o.config) : {};
+  const cwd = guestCwd(o.workspace, o.cwd ?? mode.cwd, '--cwd');
+  if (mode.persist) mkdirSync(o.home, { recursive: true });
+  const homeMounted = existsSync(o.home) && statSync(o.home).isDirectory();
+  const config = buildConfig(fileConfig, configFlags(o, cwd, homeMounted, mode.sessionId));
+  const guestOptions: GuestOptions = { workspace: o.workspace, writable: o.writable };
+  if (homeMounted) {
+    guestOptions.state = o.home;
+    guestOptions.stateWritable = mode.persist;
+  }
+  const guest = await load(guestOptions);
+  const handle = guest.open();
+  const output = mode.output ?? outputFor(o);
+  // Without persist (inspect) no model is ever called: a stand-in backend, no key needed.
+  const backend: ModelBackend = mode.persist
+    ? backendFor(o, config, guest, mode.clock)
+    : { label: 'none', send: async () => undefined };
+  const onRequestSent = requestDumper(o.dumpRequests);
+  const driver = new SessionDriver({
+    guest, handle, backend, clock: mode.clock, output,
+    retry: { maxRetries: o.maxRetries, baseMs: o.retryBaseMs, maxDelayMs: 30_000 },
+    ...(onRequestSent ? { onRequestSent } : {}),
+  });
+  return { guest, handle, driver, clock: mode.clock, config, output };
+}
+
+/** Binds the rollout file (guest path under /state) to the session handle. */
+function bindRollout(s: Session, home: string, hostPath: string): void {
+  const guestPath = guestPathInHome(home, hostPath);
+  if (guestPath === undefined) throw new HostInputError(`${hostPath}: not under --home ${home}`);
+  s.driver.query('rollout.open', { path: guestPath });
+  s.rollout = hostPath;
+}
+
+function describeOutcome(outcome: TurnOutcome): number {
+  if (outcome.reason === 'completed' || outcome.reason === 'none') return 0;
+  if (outcome.reason === 'interrupted' && outcome.userInterrupt) return 130;
+  const e = outcome.error;
+  stderr(`agentctx: turn ${outcome.turnId ?? ''} failed${e ? `: ${e.code}: ${e.message}` : ''}`);
+  return 1;
+}
+
+/** Ctrl-C interrupts the running turn; a second one, or one between turns, exits. */
+function onInterrupt(driver: SessionDriver): () => void {
+  let count = 0;
+  const handler = (): void => {
+    count += 1;
+    if (count > 1 || !driver.busy) process.exit(130);
+    driver.requestInterrupt();
+  };
+  process.on('SIGINT', handler);
+  return () => process.off('SIGINT', handler);
+}
+
+async function submit(s: Session, text: string): Promise<TurnOutcome> {
+  return s.driver.drive(s.driver.call('submit', { text }));
+}
+
+async function compact(s: Session, where: string): Promise<TurnOutcome> {
+  let effects: Effect[];
+  try {
+    effects = s.driver.call('compact');
+  } catch (e) {
+    if (e instanceof EngineError && e.code === 'unknown_method') {
+      throw new EngineError('unknown_method', `${where}: this engine build has no \`compact\` method (manual compaction is not available yet)`);
+    }
+    throw e;
+  }
+  return s.driver.drive(effects);
+}
+
+/** The REPL: one turn per line; `/compact`, `/exit`. Returns the exit status. */
+async function repl(s: Session): Promise<number> {
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  const tty = process.stdin.isTTY === true;
+  const prompt = (): void => {
+    if (tty) process.stderr.write('> ');
+  };
+  prompt();
+  for await (const raw of rl) {
+    const line = raw.trim();
+    if (line === '/exit' || line === '/quit') break;
+    if (line !== '') {
+      const outcome = line === '/compact' ? await compact(s, '/compact') : await submit(s, line);
+      describeOutcome(outcome);
+    }
+    prompt();
+  }
+  rl.close();
+  return 0;
+}
+
+// --- run / resume --------------------------------------------------------------------------
+
+export async function runCommand(args: string[], o: CliOptions, load: GuestLoader): Promise<number> {
+  const prompt = args.length > 0 ? args.join(' ') : undefined;
+  if (o.script !== undefined && prompt !== undefined) throw new HostInputError('run takes a PROMPT or --script FILE, not both');
+  if (o.script !== undefined && o.interactive) throw new HostInputError('run takes --script or --interactive, not both');
+  if (o.script === undefined && prompt === undefined && !o.interactive) {
+    throw new HostInputError('run needs a PROMPT (or --script FILE, or --interactive)');
+  }
+  let steps;
+  if (o.script !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(o.script, 'utf8');
+    } catch {
+      throw new HostInputError(`--script ${o.script}: cannot read the file`);
+    }
+    steps = parseScript(text, o.script);
+  }
+  const clock = steps ? new VirtualClock(Date.now()) : new WallClock();
+  const s = await openSession(o, load, { persist: true, clock });
+  const sessionId = String(s.config['session_id']);
+  mkdirSync(sessionsDir(o.home), { recursive: true });
+  const rollout = newRolloutPath(o.home, sessionId, clock.now());
+  bindRollout(s, o.home, rollout);
+  let startEffects: Effect[];
+  try {
+    startEffects = s.driver.call('session.start', { config: s.config });
+  } catch (e) {
+    if (statSync(rollout).size === 0) unlinkSync(rollout);
+    throw e;
+  }
+  s.output.host({ type: 'session', session_id: sessionId, rollout });
+  await s.driver.drive(startEffects);
+  const release = onInterrupt(s.driver);
+  try {
+    if (steps) return await runScript(s, steps, o, clock as VirtualClock);
+    let status = 0;
+    if (prompt !== undefined) status = describeOutcome(await submit(s, prompt));
+    if (o.interactive) status = await repl(s);
+    return status;
+  } finally {
+    release();
+  }
+}
+
+async function runScript(s: Session, steps: NonNullable<ReturnType<typeof parseScript>>, o: CliOptions, clock: VirtualClock): Promise<number> {
+  const file = o.script as string;
+  for (const step of steps) {
+    const where = `${file}:${step.line}`;
+    try {
+      switch (step.kind) {
+        case 'submit': {
+          const outcome = await submit(s, step.text);
+          const status = describeOutcome(outcome);
+          if (status !== 0) {
+            stderr(`agentctx: ${where}: the script stops here`);
+            return status;
+          }
+          break;
+        }
+        case 'compact': {
+          const status = describeOutcome(await compact(s, where));
+          if (status !== 0) return status;
+          break;
+        }
+        case 'update':
+          await s.driver.drive(s.driver.call('update', { delta: resolveDeltaCwd(o.workspace, step.delta, where) }));
+          break;
+        case 'write':
+          writeWorkspaceFile(o.workspace, step.path, step.content, `${where}: write`);
+          break;
+        case 'remove':
+          removeWorkspacePath(o.workspace, step.path, `${where}: remove`);
+          break;
+        case 'tick':
+          clock.advance(step.ms);
+          await s.driver.drive(s.driver.call('tick'));
+          break;
+      }
+    } catch (e) {
+      if (e instanceof EngineError && !e.message.startsWith(where)) throw new EngineError(e.code, `${where}: ${e.message}`);
+      throw e;
+    }
+  }
+  return 0;
+}
+
+export async function resumeCommand(args: string[], o: CliOptions, load: GuestLoader): Promise<number> {
+  const [file, ...rest] = args;
+  if (file === undefined) throw new HostInputError('resume needs a rollout FILE.jsonl');
+  const prompt = rest.length > 0 ? rest.join(' ') : undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new HostInputError(`${file}: cannot read the rollout`);
+  }
+  const facts = rolloutFacts(text, file);
+  let cwd = facts.cwd;
+  if (o.cwd === undefined && cwd !== undefined) {
+    try {
+      guestCwd(o.workspace, cwd, 'the rollout cwd');
+    } catch {
+      cwd = GUEST_WORKSPACE; // that directory is gone: start at the workspace root
+    }
+  }
+  const clock = new WallClock();
+  const s = await openSession(o, load, { persist: true, clock, sessionId: facts.sessionId, ...(cwd ? { cwd } : {}) });
+  const prepared = prepareResume(o.home, file);
+  bindRollout(s, o.home, prepared.hostPath);
+  s.output.host({ type: 'session', session_id: facts.sessionId, rollout: prepared.hostPath, ...(prepared.copied ? { copied_from: file } : {}) });
+  await s.driver.drive(s.driver.call('session.resume', { config: s.config, rollout: prepared.text }));
+  const release = onInterrupt(s.driver);
+  try {
+    let status = 0;
+    if (prompt !== undefined) status = describeOutcome(await submit(s, prompt));
+    if (o.interactive || prompt === undefined) status = await repl(s);
+    return status;
+  } finally {
+    release();
+  }
+}
+
+// --- inspect / replay / serve-mock ------------------------------------------------------------
+
+export async function inspectCommand(args: string[], o: CliOptions, load: GuestLoader): Promise<number> {
+  const prompt = args.length > 0 ? args.join(' ') : undefined;
+  const format = o.format ?? 'request';
+  const quiet: EffectOutput = {
+    effect: (e) => {
+      if (e.type === 'event' && e.event.type === 'warning') {
+        stderr(`agentctx: warning: ${String(e.event['code'])}: ${String(e.event['message'])}`);
+      }
+    },
+    host: () => undefined,
+  };
+  const s = await openSession(o, load, { persist: false, clock: new WallClock(), output: quiet });
+  const driver = s.driver;
+  for (const e of driver.call('session.start', { config: s.config })) quiet.effect(e);
+  if (format === 'agents') {
+    const v = driver.query('inspect', { format: 'agents' }) as AgentsInspect;
+    process.stdout.write(o.json ? JSON.stringify(v) + '\n' : renderAgents(v));
+    return 0;
+  }
+  if (format === 'request') {
+    let body: string | undefined;
+    if (prompt !== undefined) {
+      for (const e of driver.call('submit', { text: prompt })) {
+        quiet.effect(e);
+        if (e.type === 'model_request') body = e.body;
+      }
+    } else {
+      body = (driver.query('prompt_preview') as { body: string }).body;
+    }
+    if (body === undefined) throw new EngineError('internal', 'the engine produced no request');
+    process.stdout.write(body + '\n');
+    return 0;
+  }
+  for (const e of driver.call('submit', { text: prompt ?? '' })) quiet.effect(e);
+  const state = driver.query('world_state');
+  process.stdout.write((o.json ? JSON.stringify(state) : JSON.stringify(state, null, 2)) + '\n');
+  return 0;
+}
+
+interface AgentsInspect {
+  text?: string | null;
+  fragment?: string | null;
+  sources?: { path: string; environment_id: string; cwd: string; global: boolean }[];
+  warnings?: { code: string; message: string }[];
+}
+
+function renderAgents(v: AgentsInspect): string {
+  const lines: string[] = ['Sources:'];
+  for (const s of v.sources ?? []) lines.push(`  ${s.path}${s.global ? ' (global)' : ` (environment ${s.environment_id}, cwd ${s.cwd})`}`);
+  if ((v.sources ?? []).length === 0) lines.push('  (none)');
+  lines.push('Warnings:');
+  for (const w of v.warnings ?? []) lines.push(`  ${w.code}: ${oneLine(w.message)}`);
+  if ((v.warnings ?? []).length === 0) lines.push('  (none)');
+  lines.push('Text:');
+  lines.push(v.text ?? '(no AGENTS.md instructions)');
+  return lines.join('\n') + '\n';
+}
+
+export async function replayCommand(args: string[], o: CliOptions, load: GuestLoader): Promise<number> {
+  const [file, ...rest] = args;
+  if (file === undefined) throw new HostInputError('replay needs a rollout FILE.jsonl');
+  if (rest.length > 0) throw new HostInputError(`replay takes one FILE, got an extra argument '${rest[0]}'`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new HostInputError(`${file}: cannot read the rollout`);
+  }
+  const guest = await load();
+  const { ok, envelope } = guest.callResult(0, 'rollout.inspect', JSON.stringify({ text }));
+  const parsed = JSON.parse(envelope) as { value?: { report: unknown; table: string }; error?: { code?: string; message?: string } };
+  if (!ok || parsed.value === undefined) {
+    throw new EngineError(parsed.error?.code ?? 'internal', `${file}: ${parsed.error?.message ?? 'no message'}`);
+  }
+  process.stdout.write(o.json ? JSON.stringify(parsed.value.report) + '\n' : parsed.value.table.replace(/\n?$/, '\n'));
+  return 0;
+}
+
+export async function serveMockCommand(args: string[], o: CliOptions, load: GuestLoader): Promise<number> {
+  if (args.length > 0) throw new HostInputError(`serve-mock takes no arguments, got '${args[0]}'`);
+  const clock = parseMockClock(o.clock);
+  if (clock === undefined) throw new HostInputError(`--clock ${o.clock ?? ''}: expected wall or step:<ms>`);
+  const guest = await load();
+  const server = await startMockServer({ guest, port: o.port, clock, log: (line) => stderr(`agentctx serve-mock: ${line}`) });
+  process.stdout.write(`agentctx serve-mock: listening on ${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void server.close().then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  return 0;
+}

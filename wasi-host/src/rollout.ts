@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+// Where rollouts live and how `resume` continues one (SPEC §13; ARCHITECTURE §6 "Files").
+// Invariants:
+//  - New rollouts are `<home>/sessions/rollout-<UTC yyyy-mm-ddThh-mm-ss>-<session_id>.jsonl`;
+//    the guest writes them through its /state preopen (rollout.open), the host only makes the
+//    `sessions` directory.
+//  - `resume FILE` continues FILE in place when it lies under the home; any other file is first
+//    copied to `<home>/sessions/` (never modified). Before appending, a torn last line (no LF,
+//    not JSON) is cut off and a complete last line without LF gets its LF, so the lines the
+//    session appends never merge with an old one (SPEC §13.3 skips a torn *last* line only).
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, truncateSync } from 'node:fs';
+import { basename, join, relative, sep } from 'node:path';
+import { GUEST_HOME, GUEST_WORKSPACE, HostInputError } from './config.js';
+
+export function sessionsDir(home: string): string {
+  return join(home, 'sessions');
+}
+
+/** The host path of a new rollout for `sessionId` started at `nowMs`. */
+export function newRolloutPath(home: string, sessionId: string, nowMs: number): string {
+  const stamp = new Date(nowMs).toISOString().slice(0, 19).replace(/:/g, '-');
+  const safeId = sessionId.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return join(sessionsDir(home), `rollout-${stamp}-${safeId}.jsonl`);
+}
+
+/** The guest path of a host path under `home` (undefined when it is not under it). */
+export function guestPathInHome(home: string, hostPath: string): string | undefined {
+  const rel = relative(realpathSync(home), hostPath);
+  if (rel === '' || rel === '..' || rel.startsWith('..' + sep) || rel.startsWith(sep)) return undefined;
+  return `${GUEST_HOME}/${rel.split(sep).join('/')}`;
+}
+
+/** What the host needs from a rollout before resuming it. */
+export interface RolloutFacts {
+  sessionId: string;
+  /** The last cwd the session used (turn_context, else session_meta), when inside /workspace. */
+  cwd?: string;
+}
+
+export function rolloutFacts(text: string, file: string): RolloutFacts {
+  let sessionId: string | undefined;
+  let cwd: string | undefined;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let v: { type?: string; payload?: { id?: unknown; cwd?: unknown } };
+    try {
+      v = JSON.parse(line) as typeof v;
+    } catch {
+      continue; // the engine reports corrupt lines precisely
+    }
+    if (v.type === 'session_meta' && sessionId === undefined && typeof v.payload?.id === 'string') {
+      sessionId = v.payload.id;
+      if (typeof v.payload.cwd === 'string') cwd = v.payload.cwd;
+    } else if (v.type === 'turn_context' && typeof v.payload?.cwd === 'string') {
+      cwd = v.payload.cwd;
+    }
+  }
+  if (sessionId === undefined) throw new HostInputError(`${file}: not an agentctx rollout (no session_meta line with an id)`);
+  const facts: RolloutFacts = { sessionId };
+  if (cwd !== undefined && (cwd === GUEST_WORKSPACE || cwd.startsWith(GUEST_WORKSPACE + '/'))) facts.cwd = cwd;
+  return facts;
+}
+
+/** How the text must change so appended lines start on a line of their own. */
+function repairTail(text: string): { keep: number; addNewline: boolean } {
+  if (text === '' || text.endsWith('\n')) return { keep: Buffer.byteLength(text), addNewline: false };
+  const cut = text.lastIndexOf('\n') + 1;
+  const last = text.slice(cut);
+  try {
+    JSON.parse(last);
+    return { keep: Buffer.byteLength(text), addNewline: true };
+  } catch {
+    return { keep: Buffer.byteLength(text.slice(0, cut)), addNewline: false };
+  }
+}
+
+/**
+ * Prepares `file` for appending: returns the host path the session continues in (the file
+ * itself under `home`, else a copy in `<home>/sessions/`) and the text to resume from.
+ */
+export function prepareResume(home: string, file: string): { hostPath: string; guestPath: string; text: string; copied: boolean } {
+  let text: string;
+  let real: string;
+  try {
+    real = realpathSync(file);
+    text = readFileSync(real, 'utf8');
+  } catch {
+    throw new HostInputError(`${file}: cannot read the rollout`);
+  }
+  let hostPath = real;
+  let guestPath = guestPathInHome(home, real);
+  let copied = false;
+  if (guestPath === undefined) {
+    mkdirSync(sessionsDir(home), { recursive: true });
+    const base = basename(real).replace(/\.jsonl$/, '');
+    let candidate = join(sessionsDir(home), `${base}.jsonl`);
+    for (let n = 2; existsSync(candidate); n++) candidate = join(sessionsDir(home), `${base}-${n}.jsonl`);
+    copyFileSync(real, candidate);
+    hostPath = candidate;
+    guestPath = guestPathInHome(home, candidate) as string;
+    copied = true;
+  }
+  const { keep, addNewline } = repairTail(text);
+  if (keep < Buffer.byteLength(text)) truncateSync(hostPath, keep);
+  if (addNewline) appendFileSync(hostPath, '\n');
+  return { hostPath, guestPath, text, copied };
+}

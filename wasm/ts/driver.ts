@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+// runTurn: a small host loop that executes a session's effects (SPEC §2.3, §2.6; ARCHITECTURE
+// §5) with a pluggable model client and host-tool handler, until the turn's `turn_complete`.
+// Invariants:
+//  1. Effects are handled in the order the engine returns them; `persist` lines reach
+//     onPersist (awaited) before any later effect of the same call is acted on.
+//  2. The engine never retries transport failures: on a retryable `error` the driver waits
+//     (exponential backoff with jitter, at least `retry_after_ms`) and calls `retry`, up to
+//     `maxRetries` per request, then `interrupt`s the turn. A non-retryable error ends the turn
+//     inside the engine (`turn_complete{reason:"failed"}`).
+//  3. Host tool calls of one step run concurrently; their outputs are delivered as they finish
+//     (the engine records them in call order). A throwing handler becomes a text output.
+//  4. Aborting `signal` interrupts the turn (`turn_complete{reason:"interrupted"}`).
+// Model clients (ModelClient) turn one `model_request` into deliveries; see mockModelClient
+// (the engine's mock.respond) and openAIResponsesClient (fetch + SSE).
+import { AgentctxError } from './errors.js';
+import type {
+  AgentctxEvent, Effect, EffectsResult, ErrorEffect, ModelDelivery, ModelRequestEffect,
+  SubmitInput, ToolCallEffect, ToolOutput, TurnCompleteEffect,
+} from './protocol.js';
+import type { SessionHandle } from './types.js';
+
+/** Turns one `model_request` into its deliveries (SPEC §2.4). */
+export interface ModelClient {
+  /**
+   * Sends `request.body` unchanged to `request.endpoint` and yields, in order, `model_events`
+   * chunks then `{end:true}` (responses), one `model_response` (responses/compact), or one
+   * `model_error` (HTTP or network failure: `status` absent for network errors). Transport
+   * failures are yielded, not thrown; throwing is for aborts and bugs.
+   */
+  send(request: ModelRequestEffect, options: { signal?: AbortSignal }): AsyncIterable<ModelDelivery>;
+}
+
+/** Answers a host `tool_call` (SPEC §11): text, or input_text / input_image parts. */
+export type ToolHandler = (
+  call: ToolCallEffect,
+  context: { signal?: AbortSignal },
+) => ToolOutput | Promise<ToolOutput>;
+
+export interface RetryOptions {
+  /** Retries per request before the turn is interrupted (default 4). */
+  maxRetries?: number;
+  /** First backoff in ms, doubled per attempt (default 500). */
+  baseDelayMs?: number;
+  /** Cap of the exponential part (default 30000). */
+  maxDelayMs?: number;
+  /** A number in [0, 1) for jitter (default Math.random). */
+  random?: () => number;
+  /** Waits `ms` (default setTimeout); reject when `signal` aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface RunTurnOptions {
+  /** Who answers model requests: mockModelClient(engine) or openAIResponsesClient({...}). */
+  model: ModelClient;
+  /** Submitted first (`submit`). Omit it to drive `effects` of a call you made yourself. */
+  input?: string | Omit<SubmitInput, 'now_ms'>;
+  /** Effects already returned by a call, e.g. a manual `compact` (its own turn). */
+  effects?: readonly Effect[];
+  /** Host tools (`tool_call` effects). Without it a call gets a "no handler" text output. */
+  tools?: ToolHandler;
+  /** Every event, in order (text_delta for streaming, item_done, cache_report, token_usage …). */
+  onEvent?: (event: AgentctxEvent) => void;
+  /** Rollout lines to append (each + LF), awaited before later effects are acted on. */
+  onPersist?: (lines: readonly string[]) => void | Promise<void>;
+  /** Every effect, before it is acted on (e.g. to show each model_request body). */
+  onEffect?: (effect: Effect) => void;
+  /** The clock for `now_ms` (default Date.now). */
+  now?: () => number;
+  retry?: RetryOptions;
+  /** Aborting interrupts the turn. */
+  signal?: AbortSignal;
+}
+
+export interface TurnResult {
+  turn_id: string;
+  reason: TurnCompleteEffect['reason'];
+  last_agent_message?: string;
+  /** Every `error` effect seen during the turn, retried ones included. */
+  errors: ErrorEffect[];
+  /** model_request effects sent (retries included). */
+  requests: number;
+}
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Backoff for the `attempt`-th retry (1-based): exponential with jitter, ≥ retry_after_ms. */
+export function retryDelayMs(attempt: number, error: Pick<ErrorEffect, 'retry_after_ms'>, options: RetryOptions = {}): number {
+  const base = options.baseDelayMs ?? 500;
+  const cap = options.maxDelayMs ?? 30000;
+  const exponential = Math.min(cap, base * 2 ** Math.max(0, attempt - 1));
+  const jittered = exponential * (0.5 + (options.random ?? Math.random)() / 2);
+  return Math.ceil(Math.max(error.retry_after_ms ?? 0, jittered));
+}
+
+function toolFailure(call: ToolCallEffect, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `tool ${call.name} failed: ${message}`;
+}
+
+/**
+ * Runs one turn to its `turn_complete`: submits `input` (or starts from `effects`), sends each
+ * model request through `model`, answers host tool calls with `tools`, retries retryable
+ * failures. Resolves with the turn's outcome; throws AgentctxError for a rejected call (e.g.
+ * `turn_in_progress`) or when the engine leaves nothing to act on.
+ */
+export async function runTurn(session: SessionHandle, options: RunTurnOptions): Promise<TurnResult> {
+  const now = options.now ?? Date.now;
+  const retry = options.retry ?? {};
+  const maxRetries = retry.maxRetries ?? 4;
+  const sleep = retry.sleep ?? defaultSleep;
+  const signal = options.signal;
+  const errors: ErrorEffect[] = [];
+  const retries = new Map<string, number>();
+  let requests = 0;
+  let interrupted = false;
+
+  const call = (method: string, input: Record<string, unknown>): Effect[] =>
+    session.call<EffectsResult>(method, { ...input, now_ms: now() }).effects;
+
+  // Persist lines and events are handled as soon as a call returns them; the rest is acted on.
+  interface Pending {
+    request?: ModelRequestEffect;
+    complete?: TurnCompleteEffect;
+    failure?: ErrorEffect;
+    toolCalls: ToolCallEffect[];
+  }
+  async function absorb(effects: readonly Effect[], into: Pending): Promise<void> {
+    for (const effect of effects) {
+      options.onEffect?.(effect);
+      switch (effect.type) {
+        case 'persist':
+          await options.onPersist?.(effect.lines);
+          break;
+        case 'event':
+          options.onEvent?.(effect.event);
+          break;
+        case 'error':
+          errors.push(effect);
+          into.failure = effect;
+          break;
+        case 'tool_call':
+          into.toolCalls.push(effect);
+          break;
+        case 'model_request':
+          into.request = effect;
+          break;
+        case 'turn_complete':
+          into.complete = effect;
+          break;
+      }
+    }
+  }
+
+  let pending: Pending = { toolCalls: [] };
+  if (options.input !== undefined) {
+    const input = typeof options.input === 'string' ? { text: options.input } : options.input;
+    await absorb(call('submit', { ...input }), pending);
+  } else {
+    await absorb(options.effects ?? [], pending);
+  }
+
+  for (;;) {
+    const { request, complete, failure, toolCalls } = pending;
+    if (complete !== undefined) {
+      const result: TurnResult = { turn_id: complete.turn_id, reason: complete.reason, errors, requests };
+      if (complete.last_agent_message !== undefined) result.last_agent_message = complete.last_agent_message;
+      return result;
+    }
+    const next: Pending = { toolCalls: [] };
+    if (signal?.aborted && !interrupted) {
+      interrupted = true;
+      await absorb(call('interrupt', {}), next);
+    } else if (request !== undefined) {
+      requests += 1;
+      await stream(request, next);
+    } else if (toolCalls.length > 0) {
+      await runTools(toolCalls, next);
+    } else if (failure?.retryable === true && failure.request_id !== undefined) {
+      const id = failure.request_id;
+      const attempt = (retries.get(id) ?? 0) + 1;
+      retries.set(id, attempt);
+      let waited = attempt <= maxRetries;
+      if (waited) {
+        try {
+          await sleep(retryDelayMs(attempt, failure, retry), signal);
+        } catch {
+          waited = false;
+        }
+      }
+      await absorb(waited ? call('retry', { request_id: id }) : call('interrupt', {}), next);
+    } else {
+      throw new AgentctxError('invalid_state',
+        'runTurn: the session returned no model request, tool call or turn_complete to act on');
+    }
+    pending = next;
+  }
+
+  // Delivers every piece of one request's answer, absorbing the effects of each call.
+  async function stream(request: ModelRequestEffect, into: Pending): Promise<void> {
+    const pieces = options.model.send(request, signal === undefined ? {} : { signal });
+    try {
+      for await (const delivery of pieces) await absorb(call('deliver', { delivery }), into);
+    } catch (error) {
+      if (signal?.aborted) return; // the main loop interrupts the turn
+      throw error;
+    }
+  }
+
+  // Runs one step's host tools concurrently; delivers each output as it finishes, one delivery
+  // at a time (so persist lines stay in the order the engine produced them).
+  async function runTools(calls: ToolCallEffect[], into: Pending): Promise<void> {
+    const context = signal === undefined ? {} : { signal };
+    let queue = Promise.resolve();
+    await Promise.all(calls.map(async (toolCall) => {
+      let output: ToolOutput;
+      if (options.tools === undefined) {
+        output = `no handler for tool ${toolCall.name} in this host`;
+      } else {
+        try {
+          output = await options.tools(toolCall, context);
+        } catch (error) {
+          output = toolFailure(toolCall, error);
+        }
+      }
+      const delivery = { type: 'tool_output', call_id: toolCall.call_id, output };
+      queue = queue.then(() => absorb(call('deliver', { delivery }), into));
+      await queue;
+    }));
+  }
+}

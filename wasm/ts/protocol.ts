@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: MIT
+// The wire shapes of the session API, written to be read side by side with SPEC §2: config
+// (§2.2), effects (§2.3), deliveries (§2.4), events (§2.5), error and warning codes (§2.8), the
+// items they carry (§8.3, §8.5), the cache report (§9) and the query answers. Types only: the
+// engine produces and checks these shapes; nothing here is validated again in JS.
+// Conventions (ARCHITECTURE §6): wire keys and enum values are snake_case exactly as on the wire;
+// optional fields are the ones SPEC says "appear only when known" or that have defaults.
+
+// ---------------------------------------------------------------------------------------------
+// Config (SPEC §2.2). Fields with a default in brackets in SPEC are optional here.
+
+export type ApprovalPolicy = 'never' | 'on-request' | 'on-failure' | 'unless-trusted';
+export type SandboxMode = 'read-only' | 'workspace-write' | 'danger-full-access';
+export type Trust = 'trusted' | 'untrusted';
+export type AgentsMdRefresh = 'selection' | 'probe';
+export type ToolPolicy = 'apply' | 'defer';
+export type EnvironmentStatus = 'available' | 'starting';
+
+/** `model.truncation`: how tool outputs are cut on record (SPEC §11) [{"mode":"bytes","limit":10000}]. */
+export interface TruncationPolicy {
+  mode: 'bytes' | 'tokens';
+  limit: number;
+}
+
+export interface ModelConfig {
+  /** The model slug sent as `model`. */
+  slug: string;
+  /** Sent as `instructions` (omitted when empty) [""]. */
+  instructions?: string;
+  /** Tokens; no window = no auto-compaction [null]. */
+  context_window?: number | null;
+  /** Auto-compaction threshold, capped at 90 % of the window [null]. */
+  auto_compact_token_limit?: number | null;
+  supports_reasoning?: boolean;
+  supports_images?: boolean;
+  truncation?: TruncationPolicy;
+}
+
+export interface SandboxConfig {
+  mode?: SandboxMode;
+  writable_roots?: string[];
+  network_access?: boolean;
+}
+
+export interface EnvironmentConfig {
+  /** Unique id; the first environment is the primary one. */
+  id: string;
+  /** Absolute cwd. */
+  cwd: string;
+  shell?: string | null;
+  status?: EnvironmentStatus;
+  /** The name of a FileSystem passed to `engine.openSession({name: fs})`. */
+  fs: string;
+  /** Defaults to the FileSystem's own `sandboxed()`. */
+  sandboxed?: boolean;
+  /** Bump when this FileSystem's visibility changes (AGENTS.md cache key) [0]. */
+  fs_epoch?: number;
+}
+
+export interface AgentsMdConfig {
+  /** Directory holding the global AGENTS.override.md / AGENTS.md (CODEX_HOME) [null]. */
+  home_dir?: string | null;
+  max_bytes?: number;
+  root_markers?: string[];
+  fallback_filenames?: string[];
+  refresh?: AgentsMdRefresh;
+}
+
+export interface SkillConfig {
+  name: string;
+  description?: string | null;
+  path: string;
+}
+
+/** A host tool: calls to it leave the engine as `tool_call` effects (SPEC §7.1, §11). */
+export interface HostToolConfig {
+  /** MCP-style server name; advertised as `mcp__<server>__<name>` when set [""]. */
+  server?: string;
+  name: string;
+  description?: string;
+  /** JSON Schema [{"type":"object","properties":{}}]. */
+  parameters?: Record<string, unknown>;
+  strict?: boolean;
+}
+
+export interface EnvironmentContextConfig {
+  include_date?: boolean;
+  /** YYYY-MM-DD. */
+  current_date?: string | null;
+  /** IANA zone name. */
+  timezone?: string | null;
+}
+
+export interface ReasoningConfig {
+  effort?: string | null;
+  summary?: string | null;
+}
+
+export interface CompactionConfig {
+  strategy?: 'local' | 'remote';
+  auto?: boolean;
+  /** Replaces SUMMARIZATION_PROMPT [null]. */
+  prompt?: string | null;
+}
+
+/** The session config of `session.start` / `session.resume` (SPEC §2.2). */
+export interface SessionConfig {
+  /** Required; on resume it must equal the rollout's. */
+  session_id: string;
+  model: ModelConfig;
+  developer_instructions?: string | null;
+  approval_policy?: ApprovalPolicy;
+  sandbox?: SandboxConfig;
+  /** Non-empty; unique ids; the first is primary. */
+  environments: EnvironmentConfig[];
+  trust?: Trust;
+  agents_md?: AgentsMdConfig;
+  skills?: SkillConfig[];
+  builtin_tools?: boolean;
+  tools?: HostToolConfig[];
+  tool_policy?: ToolPolicy;
+  environment_context?: EnvironmentContextConfig;
+  reasoning?: ReasoningConfig;
+  verbosity?: string | null;
+  service_tier?: string | null;
+  prompt_cache_key?: string | null;
+  compaction?: CompactionConfig;
+  max_steps_per_turn?: number;
+}
+
+/** An RFC 7386 merge patch: every field optional, `null` deletes, arrays replace whole. */
+export type MergePatch<T> = {
+  [K in keyof T]?: (T[K] extends readonly unknown[]
+    ? T[K]
+    : T[K] extends object | null | undefined
+      ? MergePatch<NonNullable<T[K]>> | Exclude<T[K], undefined>
+      : T[K]) | null;
+};
+
+/**
+ * The `delta` of `update` (SPEC §2.2): a merge patch over the config, validated as a whole;
+ * a top-level `cwd` sets the primary environment's cwd.
+ */
+export type ConfigDelta = MergePatch<Omit<SessionConfig, 'session_id'>> & { cwd?: string };
+
+// ---------------------------------------------------------------------------------------------
+// Items (SPEC §8.3, §8.5): the Responses API objects history holds and bodies carry.
+
+export interface InputTextPart { type: 'input_text'; text: string }
+export interface OutputTextPart { type: 'output_text'; text: string }
+export interface InputImagePart { type: 'input_image'; image_url: string; detail?: string }
+export type ContentPart = InputTextPart | OutputTextPart | InputImagePart;
+
+export interface MessageItem {
+  type: 'message';
+  id?: string;
+  role: 'user' | 'assistant' | 'developer';
+  content: ContentPart[];
+}
+export interface ReasoningItem {
+  type: 'reasoning';
+  id?: string;
+  summary: { type: 'summary_text'; text: string }[];
+  content?: unknown[];
+  encrypted_content?: string;
+}
+export interface FunctionCallItem {
+  type: 'function_call';
+  id?: string;
+  name: string;
+  /** The model's JSON arguments, verbatim. */
+  arguments: string;
+  call_id: string;
+}
+export interface FunctionCallOutputItem {
+  type: 'function_call_output';
+  call_id: string;
+  output: string | ContentPart[];
+}
+export interface CustomToolCallItem {
+  type: 'custom_tool_call';
+  id?: string;
+  call_id: string;
+  name: string;
+  input: string;
+}
+export interface CustomToolCallOutputItem {
+  type: 'custom_tool_call_output';
+  call_id: string;
+  output: string;
+}
+export interface CompactionItem {
+  type: 'compaction';
+  encrypted_content: string;
+}
+export type ResponseItem =
+  | MessageItem | ReasoningItem | FunctionCallItem | FunctionCallOutputItem
+  | CustomToolCallItem | CustomToolCallOutputItem | CompactionItem;
+
+/** `item_done.origin` / history metadata: a world-state section id, or who produced the item. */
+export type ItemOrigin =
+  | 'user' | 'model' | 'tool' | 'compaction'
+  | 'model_switch' | 'permissions' | 'developer_instructions' | 'agents_md' | 'skills'
+  | 'environment' | 'tools'
+  | (string & {});
+
+// ---------------------------------------------------------------------------------------------
+// Cache report (SPEC §9).
+
+export type CacheBreakReason =
+  | 'model_changed' | 'cache_key_changed' | 'instructions_changed' | 'tools_changed'
+  | 'history_rewritten_by_compaction' | 'item_edited';
+
+export interface CacheBreak {
+  reason: CacheBreakReason;
+  /** `instructions`, `tools`, or the origin of the edited item. */
+  section: string;
+  item_index?: number;
+  byte_offset: number;
+  lost_tokens: number;
+}
+
+export interface CacheReport {
+  request_id: string;
+  prompt_bytes: number;
+  prompt_tokens: number;
+  shared_prefix_bytes: number;
+  reuse_bp: number;
+  max_reuse_bp: number;
+  predicted_cached_tokens: number;
+  ideal_cached_tokens: number;
+  break: CacheBreak | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error and warning codes (SPEC §2.8).
+
+/** Codes of an `error` effect; `rate_limited`, `server_overloaded`, `stream_error` and some
+ * `http_error`s are retryable. */
+export type ErrorEffectCode =
+  | 'agents_md_load_failed' | 'context_window_exceeded' | 'quota_exceeded' | 'usage_not_included'
+  | 'invalid_request' | 'unauthorized' | 'rate_limited' | 'server_overloaded' | 'stream_error'
+  | 'incomplete_response' | 'http_error' | 'compaction_failed';
+
+export type WarningCode =
+  | 'unknown_config_key' | 'stale_delivery' | 'unsupported_item' | 'sse_parse_error'
+  | 'agents_md_read_warning' | 'agents_md_truncated' | 'tool_name_collision' | 'step_limit'
+  | 'rollout_torn_line' | 'world_state_patch_without_full' | 'snapshot_restore_failed'
+  | 'compaction_trimmed' | 'compaction_stalled' | 'long_thread';
+
+// ---------------------------------------------------------------------------------------------
+// Events (SPEC §2.5): the `event` of an `{"type":"event"}` effect.
+
+export interface TurnStartedEvent { type: 'turn_started'; turn_id: string }
+export interface ItemDoneEvent { type: 'item_done'; item: ResponseItem; origin: ItemOrigin }
+export interface TextDeltaEvent { type: 'text_delta'; request_id: string; delta: string }
+export interface ReasoningDeltaEvent { type: 'reasoning_delta'; request_id: string; delta: string }
+export interface TokenUsageEvent {
+  type: 'token_usage';
+  request_id: string;
+  input_tokens: number;
+  cached_tokens: number;
+  output_tokens: number;
+  reasoning_tokens: number;
+  total_tokens: number;
+  context_tokens: number;
+  context_window: number | null;
+}
+export interface CacheReportEvent extends CacheReport { type: 'cache_report' }
+export interface CompactionEvent {
+  type: 'compaction';
+  phase: 'started' | 'completed';
+  trigger: 'pre_turn' | 'mid_turn' | 'manual' | 'model_switch';
+  strategy: 'local' | 'remote';
+  /** estimate_prompt before (SPEC §12.5). */
+  tokens_before: number;
+  /** `completed` only: estimate after, and the share freed in basis points. */
+  tokens_after?: number;
+  freed_bp?: number;
+}
+export interface InstructionsLoadedEvent { type: 'instructions_loaded'; sources: string[]; generation: number }
+export interface WarningEvent { type: 'warning'; code: WarningCode | (string & {}); message: string }
+
+export type AgentctxEvent =
+  | TurnStartedEvent | ItemDoneEvent | TextDeltaEvent | ReasoningDeltaEvent | TokenUsageEvent
+  | CacheReportEvent | CompactionEvent | InstructionsLoadedEvent | WarningEvent;
+
+// ---------------------------------------------------------------------------------------------
+// Effects (SPEC §2.3), in the order of SPEC §2.6: persist, events, error, tool_calls,
+// model_request, turn_complete.
+
+export interface ModelRequestEffect {
+  type: 'model_request';
+  /** `req-<n>`; a retry keeps the id and increments `attempt`. */
+  id: string;
+  purpose: 'turn' | 'compact';
+  /** POST `{base}/responses` (SSE) or `{base}/responses/compact` (JSON). */
+  endpoint: 'responses' | 'responses/compact';
+  attempt: number;
+  /** The exact JSON bytes to send, unchanged. */
+  body: string;
+}
+export interface ToolCallEffect {
+  type: 'tool_call';
+  call_id: string;
+  /** The advertised name, e.g. `mcp__git__status`. */
+  name: string;
+  server?: string;
+  tool?: string;
+  /** The model's JSON arguments, verbatim. */
+  arguments: string;
+}
+export interface PersistEffect {
+  type: 'persist';
+  /** Rollout lines without a trailing LF: write each + LF, in order, before acting on later effects. */
+  lines: string[];
+}
+export interface EventEffect { type: 'event'; event: AgentctxEvent }
+export interface ErrorEffect {
+  type: 'error';
+  code: ErrorEffectCode;
+  message: string;
+  /** True: the turn is suspended until `retry(request_id)` or `interrupt()`. */
+  retryable: boolean;
+  request_id?: string;
+  retry_after_ms?: number;
+}
+export interface TurnCompleteEffect {
+  type: 'turn_complete';
+  turn_id: string;
+  reason: 'completed' | 'interrupted' | 'failed';
+  last_agent_message?: string;
+}
+export type Effect =
+  | ModelRequestEffect | ToolCallEffect | PersistEffect | EventEffect | ErrorEffect | TurnCompleteEffect;
+
+/** What every mutating call answers. */
+export interface EffectsResult { effects: Effect[] }
+
+// ---------------------------------------------------------------------------------------------
+// Deliveries (SPEC §2.4): the `delivery` of `deliver`.
+
+export interface ModelEventsDelivery {
+  type: 'model_events';
+  request_id: string;
+  /** Raw SSE text, split anywhere. */
+  sse?: string;
+  /** Already-parsed events (skips SSE framing). */
+  events?: Record<string, unknown>[];
+  /** The stream ended (after `response.completed` this is a no-op). */
+  end?: boolean;
+}
+export interface ModelResponseDelivery {
+  type: 'model_response';
+  request_id: string;
+  /** The JSON answer of `responses/compact`. */
+  body: string;
+}
+export interface ModelErrorDelivery {
+  type: 'model_error';
+  request_id: string;
+  /** HTTP status; absent = network error. */
+  status?: number;
+  body?: string;
+  message?: string;
+}
+/** A tool's answer: text, or `input_text` / `input_image` parts. */
+export type ToolOutput = string | (InputTextPart | InputImagePart)[];
+export interface ToolOutputDelivery { type: 'tool_output'; call_id: string; output: ToolOutput }
+export type ModelDelivery = ModelEventsDelivery | ModelResponseDelivery | ModelErrorDelivery;
+export type Delivery = ModelDelivery | ToolOutputDelivery;
+
+// ---------------------------------------------------------------------------------------------
+// Method inputs (SPEC §2.1). `now_ms` is the host's clock (never goes backwards; default 0).
+
+export interface SubmitInput {
+  text: string;
+  images?: { image_url: string }[];
+  /** Default `turn-<n>`. */
+  turn_id?: string;
+  now_ms?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query answers.
+
+export interface HistoryEntry { item: ResponseItem; turn_id: string; origin: ItemOrigin }
+
+export interface SessionStats {
+  items: number;
+  /** Distinct items serialised (SPEC §8.4): does not grow with the number of requests. */
+  items_serialized: number;
+  requests: number;
+  turns: number;
+}
+
+export interface CacheSummary {
+  requests: number;
+  prompt_bytes: number;
+  shared_prefix_bytes: number;
+  max_shared_prefix_bytes: number;
+  predicted_cached_tokens: number;
+  ideal_cached_tokens: number;
+  reported_cached_tokens: number;
+  reuse_bp: number;
+  max_reuse_bp: number;
+  /** By reason (sorted): how often and how many tokens were lost. */
+  breaks: Partial<Record<CacheBreakReason, { count: number; lost_tokens: number }>>;
+}
+
+/** One stat the AGENTS.md probe set re-checks (SPEC §5). */
+export interface AgentsProbe {
+  fs: string;
+  path: string;
+  role: string;
+  state: 'absent' | 'present' | 'error';
+  kind?: string;
+  size?: number;
+  mtime_ms?: number;
+  error?: string;
+}
+
+/** `inspect {"format":"agents"}`: the AGENTS.md manager's state (SPEC §5). */
+export interface AgentsInspect {
+  refresh: AgentsMdRefresh;
+  /** What the last refresh found: `hit`, `miss` (key changed), `probe_changed`, `failed`, `none`. */
+  cache: 'none' | 'hit' | 'miss' | 'probe_changed' | 'failed';
+  generation: number;
+  loaded_generation: number;
+  text: string | null;
+  fragment: string | null;
+  sources: { path: string; environment_id: string; cwd: string; global: boolean }[];
+  warnings: { code: string; message: string }[];
+  error: { code: string; message: string } | null;
+  key: {
+    environments: { id: string; cwd: string; fs: string; sandboxed: boolean; fs_epoch: number }[];
+    trust: Trust;
+    agents_md: Record<string, unknown>;
+  } | null;
+  probes: AgentsProbe[];
+}
+
+/** One reconstructed request of a replayed rollout (SPEC §13.4). */
+export interface ReplayRequest extends Omit<CacheReport, 'request_id'> {
+  request_id: string;
+  /** 1-based line of the first model-output item after the request. */
+  line: number;
+  model: string;
+  input_items: number;
+  input_tokens: number | null;
+  cached_input_tokens: number | null;
+}
+
+/** `rollout.inspect`: the replay of an agentctx or Codex rollout (SPEC §13.4). */
+export interface ReplayReport {
+  session_id: string | null;
+  lines: number;
+  warnings: { code: string; message: string }[];
+  summary: CacheSummary & {
+    compactions: number;
+    unrebuilt_compactions: number;
+    requests_with_usage: number;
+    input_tokens: number;
+    cached_input_tokens: number;
+    reported_cached_bp: number;
+  };
+  requests: ReplayRequest[];
+}

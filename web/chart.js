@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+// The cached-vs-uncached chart (SVG, no library) and the cost estimate, shared by the live view
+// and the replay view so an exported-then-imported rollout draws the same figure.
+// series: [{label, input, cached, output?}] (input tokens, of which cached), one per request
+// with reported usage; markers: indexes of bars that follow a compaction.
+import { el, fmt, svg } from './util.js';
+
+const W = 640;
+const H = 230;
+const PAD = { left: 56, right: 12, top: 14, bottom: 34 };
+
+function niceMax(value) {
+  if (value <= 0) return 1000;
+  const magnitude = 10 ** Math.floor(Math.log10(value));
+  for (const step of [1, 2, 2.5, 5, 10]) {
+    if (step * magnitude >= value) return step * magnitude;
+  }
+  return 10 * magnitude;
+}
+
+/** Renders the chart into `container` (replacing its content). */
+export function renderChart(container, { series, markers = [], caption }) {
+  const id = container.id;
+  const n = series.length;
+  const max = niceMax(Math.max(0, ...series.map((s) => s.input)));
+  const plotW = W - PAD.left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+  const slot = n > 0 ? plotW / n : plotW;
+  const barW = Math.max(2, Math.min(36, slot * 0.7));
+  const y = (v) => PAD.top + plotH - (v / max) * plotH;
+  const items = [];
+  for (const frac of [0, 0.25, 0.5, 0.75, 1]) {
+    const v = max * frac;
+    items.push(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: 'grid' }));
+    items.push(svg('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, fmt(Math.round(v))));
+  }
+  const labelEvery = Math.max(1, Math.ceil(n / 20));
+  series.forEach((s, i) => {
+    const x = PAD.left + i * slot + (slot - barW) / 2;
+    const uncached = Math.max(0, s.input - s.cached);
+    items.push(svg('rect', { x, y: y(s.cached), width: barW, height: y(0) - y(s.cached), class: 'cached' },
+      svg('title', {}, `${s.label}: ${fmt(s.cached)} cached`)));
+    items.push(svg('rect', { x, y: y(s.input), width: barW, height: y(s.cached) - y(s.input), class: 'uncached' },
+      svg('title', {}, `${s.label}: ${fmt(uncached)} uncached`)));
+    if (i % labelEvery === 0) {
+      items.push(svg('text', { x: x + barW / 2, y: H - PAD.bottom + 14, 'text-anchor': 'middle', class: 'axis' }, String(i + 1)));
+    }
+  });
+  for (const m of markers) {
+    const x = PAD.left + m * slot;
+    items.push(svg('line', { x1: x, x2: x, y1: PAD.top, y2: y(0), class: 'marker' }));
+    items.push(svg('text', { x: x + 3, y: PAD.top + 10, class: 'marker-label' }, 'compaction'));
+  }
+  items.push(svg('text', { x: PAD.left + plotW / 2, y: H - 4, 'text-anchor': 'middle', class: 'axis' }, 'request'));
+
+  const totalInput = series.reduce((a, s) => a + s.input, 0);
+  const totalCached = series.reduce((a, s) => a + s.cached, 0);
+  const summary = n === 0
+    ? 'No requests with token usage yet.'
+    : `${n} requests, ${fmt(totalInput)} input tokens, ${fmt(totalCached)} cached (${totalInput ? Math.round((100 * totalCached) / totalInput) : 0} %)` +
+      (markers.length ? `, ${markers.length} compaction${markers.length > 1 ? 's' : ''}` : '');
+
+  const figure = el('figure', {
+    class: 'chart-figure',
+    dataset: { series: JSON.stringify(series.map((s) => [s.input, s.cached])), markers: JSON.stringify(markers) },
+  },
+  el('figcaption', { id: `${id}-caption` }, caption, ' ',
+    el('span', { class: 'key cached' }, 'cached'), ' ', el('span', { class: 'key uncached' }, 'uncached')),
+  svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `${id}-caption ${id}-desc`, class: 'bars' },
+    svg('desc', { id: `${id}-desc` }, summary), ...items),
+  el('p', { class: 'chart-summary' }, summary),
+  el('details', {}, el('summary', {}, 'Data table'),
+    el('table', {},
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'), el('th', { scope: 'col' }, 'request'),
+        el('th', { scope: 'col' }, 'input'), el('th', { scope: 'col' }, 'cached'), el('th', { scope: 'col' }, 'uncached'))),
+      el('tbody', {}, series.map((s, i) => el('tr', {}, el('td', {}, String(i + 1)), el('td', {}, s.label),
+        el('td', {}, fmt(s.input)), el('td', {}, fmt(s.cached)), el('td', {}, fmt(s.input - s.cached))))))));
+  container.replaceChildren(figure);
+}
+
+/** Estimated cost in dollars: with caching as reported, and with no caching at all. */
+export function estimateCost(series, prices, outputTokens) {
+  let withCache = 0;
+  let without = 0;
+  for (const s of series) {
+    withCache += (s.input - s.cached) * prices.input + s.cached * prices.cached;
+    without += s.input * prices.input;
+  }
+  withCache += outputTokens * prices.output;
+  without += outputTokens * prices.output;
+  return { withCache: withCache / 1e6, without: without / 1e6 };
+}
+
+/** The cost sentence for a series. */
+export function costText(series, prices, outputTokens) {
+  const { withCache, without } = estimateCost(series, prices, outputTokens);
+  const saved = without > 0 ? Math.round((100 * (without - withCache)) / without) : 0;
+  return `Estimated cost: $${withCache.toFixed(4)} (without prompt caching $${without.toFixed(4)}; ${saved} % saved) — ` +
+    `${fmt(outputTokens)} output tokens included.`;
+}

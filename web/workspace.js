@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// Workspace panel: a file tree over the in-memory FileSystem the session reads (createMemory
+// FileSystem from the package) and an editor to add, edit and delete files. Edits go straight
+// to the FileSystem — exactly what the engine will stat and read at its next step; AGENTS.md
+// edits are remembered so the AGENTS.md panel can say whether the model has seen them.
+import { $, el } from './util.js';
+
+let app;
+let selected = null;
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+export const isAgentsFile = (path) => /(^|\/)AGENTS(\.override)?\.md$/.test(path);
+
+export function readText(fs, path) {
+  const r = fs.read(path, 1 << 20);
+  return r.ok ? decoder.decode(r.data) : null;
+}
+
+/** Nested {name, path, children} from the sorted file list. */
+function buildTree(paths) {
+  const root = { children: new Map() };
+  for (const path of paths) {
+    let node = root;
+    const parts = path.slice(1).split('/');
+    parts.forEach((part, i) => {
+      if (!node.children.has(part)) {
+        node.children.set(part, { name: part, path: `/${parts.slice(0, i + 1).join('/')}`, children: new Map(), file: i === parts.length - 1 });
+      }
+      node = node.children.get(part);
+    });
+  }
+  return root;
+}
+
+function renderNode(node) {
+  const items = [];
+  for (const child of [...node.children.values()].sort((a, b) => (a.file - b.file) || a.name.localeCompare(b.name))) {
+    if (child.file) {
+      const current = child.path === selected;
+      items.push(el('li', {},
+        el('button', {
+          type: 'button', class: `file${isAgentsFile(child.path) ? ' agents' : ''}`, dataset: { path: child.path },
+          'aria-current': current ? 'true' : undefined, onclick: () => open(child.path),
+        }, child.name)));
+    } else {
+      items.push(el('li', {},
+        el('span', { class: 'dir' }, `${child.name}/`),
+        el('ul', {}, renderNode(child))));
+    }
+  }
+  return items;
+}
+
+function render() {
+  const paths = app.fs.paths();
+  $('file-tree').replaceChildren(...renderNode(buildTree(paths)));
+  const dirs = new Set();
+  for (const p of paths) {
+    for (let d = p.slice(0, p.lastIndexOf('/')); d !== ''; d = d.slice(0, d.lastIndexOf('/'))) dirs.add(d);
+  }
+  $('dir-list').replaceChildren(...[...dirs].sort().map((d) => el('option', { value: d })));
+}
+
+function open(path) {
+  selected = path;
+  $('file-path').value = path;
+  $('file-content').value = readText(app.fs, path) ?? '';
+  $('file-note').textContent = '';
+  render();
+  // Keep the open file visible inside the tree box (never scroll the page).
+  const tree = $('file-tree');
+  const current = tree.querySelector('[aria-current="true"]');
+  if (current) tree.scrollTop = Math.max(0, current.offsetTop - tree.clientHeight / 2);
+}
+
+function noteEdit(path) {
+  if (isAgentsFile(path)) app.edits.set(path, { time: Date.now(), request: app.requests.length });
+}
+
+function save() {
+  const path = $('file-path').value.trim();
+  const r = app.fs.write(path, encoder.encode($('file-content').value), true);
+  if (!r.ok) {
+    $('file-note').textContent = `Not saved: ${r.code}${r.message ? ` (${r.message})` : ''}`;
+    return;
+  }
+  noteEdit(path);
+  selected = path;
+  $('file-note').textContent = `Saved ${path}. The engine sees it at its next step${isAgentsFile(path) ? ' (if the AGENTS.md refresh notices it — see the AGENTS.md view)' : ''}.`;
+  render();
+  app.emit('files', path);
+}
+
+function remove() {
+  const path = $('file-path').value.trim();
+  if (!app.fs.remove(path)) {
+    $('file-note').textContent = `Nothing to delete at ${path}.`;
+    return;
+  }
+  noteEdit(path);
+  selected = null;
+  $('file-path').value = '';
+  $('file-content').value = '';
+  $('file-note').textContent = `Deleted ${path}.`;
+  render();
+  app.emit('files', path);
+}
+
+export function init(appState) {
+  app = appState;
+  $('file-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    save();
+  });
+  $('file-new').addEventListener('click', () => {
+    selected = null;
+    const cwd = app.config?.environments[0].cwd ?? '/repo';
+    $('file-path').value = `${cwd}/`;
+    $('file-content').value = '';
+    $('file-path').focus();
+    render();
+  });
+  $('file-delete').addEventListener('click', remove);
+  render();
+  open('/repo/services/api/AGENTS.md');
+}

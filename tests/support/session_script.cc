@@ -164,6 +164,8 @@ class ScriptHost {
       }
       Drain(std::string(*m), raw != nullptr ? ToJson(*raw) : "{}");
       return;
+    } else if (*op == "compact") {
+      if (const JsonValue* id = step.Find("turn_id")) input.Set("turn_id", *id);
     } else if (*op != "tick" && *op != "interrupt") {
       error_ = where + ": unknown op " + std::string(*op);
       return;

@@ -7,8 +7,8 @@
 //
 // Host algorithm (must stay identical in the three runners):
 //  1. The workspace FileSystem "workspace" holds `files`; `session.start` {config, now_ms}.
-//  2. Each step is one engine call (submit, update, tick, interrupt, retry, or a raw `call`) at
-//     the step's now_ms (default: the previous one), or a workspace `write`/`remove`.
+//  2. Each step is one engine call (submit, update, tick, interrupt, retry, compact, or a raw
+//     `call`) at the step's now_ms (default: the previous one), or a workspace write/remove.
 //  3. Every call's envelope becomes an effects line `{"method":M,"envelope":E}` (E verbatim).
 //     Effects are acted on in order: persist lines join the rollout; a model_request's body is
 //     a requests line and is answered (below); tool_calls whose output the script gives (by

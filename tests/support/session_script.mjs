@@ -150,6 +150,9 @@ export function runSessionScript(script, host) {
       case 'retry':
         if ('request_id' in step) input.request_id = step.request_id;
         break;
+      case 'compact':
+        if ('turn_id' in step) input.turn_id = step.turn_id;
+        break;
       case 'call':
         drain(step.method, step.input === undefined ? '{}' : JSON.stringify(step.input));
         return;

@@ -170,7 +170,10 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
     for (std::size_t i = 0; i < prompt.size(); ++i) {
       if (run.dropped[i]) continue;
       bytes.push_back(*prompt[i].bytes);
-      origins.push_back(prompt[i].synthetic ? "tool" : history_[prompt[i].history_index].origin);
+      // Both arms string_view: `cond ? "tool" : std::string` would be a temporary std::string.
+      origins.push_back(prompt[i].synthetic
+                            ? std::string_view("tool")
+                            : std::string_view(history_[prompt[i].history_index].origin));
     }
     bytes.push_back(run.summarization_bytes);
     origins.push_back("compaction");
@@ -188,7 +191,10 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
       } else {
         bytes.push_back(*prompt[i].bytes);
       }
-      origins.push_back(prompt[i].synthetic ? "tool" : history_[prompt[i].history_index].origin);
+      // Both arms string_view: `cond ? "tool" : std::string` would be a temporary std::string.
+      origins.push_back(prompt[i].synthetic
+                            ? std::string_view("tool")
+                            : std::string_view(history_[prompt[i].history_index].origin));
     }
   }
 

@@ -23,8 +23,9 @@ using testing::RunSessionScript;
 
 // Every case in the corpus; CorpusListsEveryCase keeps this in step with the directory.
 const char* const kCases[] = {
-    "defer_tool_added", "fifty_turns_probe", "host_tools_reverse", "interrupt_one_of_two",
-    "model_switch",     "multi_turn_tools",  "retry_after_cut",    "spec_vectors",
+    "compaction",         "defer_tool_added",     "fifty_turns_probe",
+    "host_tools_reverse", "interrupt_one_of_two", "model_switch",
+    "multi_turn_tools",   "retry_after_cut",      "spec_vectors",
 };
 
 // Position and context of the first differing byte, for readable failures.
@@ -85,6 +86,7 @@ TEST(SessionFixtures, InterruptOneOfTwo) { RunCase("interrupt_one_of_two"); }
 TEST(SessionFixtures, DeferToolAdded) { RunCase("defer_tool_added"); }
 TEST(SessionFixtures, ModelSwitch) { RunCase("model_switch"); }
 TEST(SessionFixtures, SpecVectors) { RunCase("spec_vectors"); }
+TEST(SessionFixtures, Compaction) { RunCase("compaction"); }
 
 // SPEC §13.3 / §2.7: resuming each case's rollout (same workspace, current config) gives the same
 // next request body as the uninterrupted session.

@@ -105,6 +105,7 @@ Result<void> Session::Retry(std::string_view request_id, std::int64_t now_ms, Ef
   request_->parser = SseParser();
   request_->output_items.clear();
   request_->terminal = false;
+  last_completed_request_.clear();  // attempt 2's stream must end with a terminal event again
   state_ = TurnState::kAwaitingModel;
   sink->SetModelRequest(ModelRequestEffect{request_->id, request_->purpose, request_->endpoint,
                                            request_->attempt, request_->body});

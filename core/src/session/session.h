@@ -186,7 +186,7 @@ class Session {
   std::int64_t steps_in_turn_ = 0;
   std::int64_t request_counter_ = 0;
   std::optional<PendingRequest> request_;
-  std::string last_completed_request_;
+  std::string last_completed_request_;  // the last request whose stream reached a terminal event
   std::vector<PendingCall> calls_;
   std::optional<std::string> last_agent_message_;
   std::uint64_t items_serialized_ = 0;

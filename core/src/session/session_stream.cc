@@ -58,7 +58,7 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
   }
   if (*request_id == last_completed_request_ && delivery.GetBool("end").value_or(false) &&
       delivery.Find("sse") == nullptr && delivery.Find("events") == nullptr) {
-    return {};  // the host's end-of-stream after response.completed: nothing to do
+    return {};  // the host's end-of-stream after a terminal event: nothing to do
   }
   if (!request_ || request_->id != *request_id || state_ != TurnState::kAwaitingModel ||
       request_->terminal) {
@@ -204,6 +204,7 @@ std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
 void Session::FailRequest(ErrorCode code, std::string message, bool retryable,
                           std::optional<std::int64_t> retry_after_ms, EffectSink* sink) {
   request_->terminal = true;
+  last_completed_request_ = request_->id;  // its stream is over: a later bare `end` is silent
   request_->output_items.clear();
   if (request_->purpose == "compact" && !retryable) {
     // SPEC §12.3 step 2: a local compaction that overflowed drops its oldest input item and

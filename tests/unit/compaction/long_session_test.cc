@@ -5,6 +5,8 @@
 // §13.3).
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "compaction_session_util.h"
 
 namespace agentctx {
@@ -22,6 +24,8 @@ struct LongCase {
   const char* strategy;
   int turns;
 };
+// Readable test names and parameter printing (no raw bytes in ctest names).
+void PrintTo(const LongCase& c, std::ostream* os) { *os << c.strategy << "/" << c.turns; }
 constexpr int kResumedTurns = 10;  // turns compared after resuming
 
 std::string LongConfig(const std::string& strategy) {
@@ -152,7 +156,10 @@ TEST_P(LongSession, CompactsSeveralTimesKeepsGoingAndResumesIdentically) {
 
 // 100 local turns = 200+ steps; a shorter remote run.
 INSTANTIATE_TEST_SUITE_P(Strategies, LongSession,
-                         ::testing::Values(LongCase{"local", 100}, LongCase{"remote", 40}));
+                         ::testing::Values(LongCase{"local", 100}, LongCase{"remote", 40}),
+                         [](const ::testing::TestParamInfo<LongCase>& info) {
+                           return std::string(info.param.strategy);
+                         });
 
 }  // namespace
 }  // namespace agentctx

@@ -33,6 +33,7 @@
 #include "agentctx/result.h"
 #include "agents_md/manager.h"
 #include "prompt/cache_explainer.h"
+#include "prompt/request_body.h"
 #include "prompt/tool_list.h"
 #include "protocol/for_prompt.h"
 #include "protocol/items.h"
@@ -120,6 +121,10 @@ class Session {
   Result<void> RefreshAgents(EffectSink* sink);
   void RecordContext(bool turn_start, EffectSink* sink);
   void IssueRequest(EffectSink* sink);
+  /// Request fields from a model (the current one, or the previous one for a model-switch
+  /// compaction) and the session config; `items` must outlive the returned params.
+  BodyParams BodyParamsFor(const ModelConfig& model, const std::vector<std::string_view>* items,
+                           bool compaction) const;
   std::string BuildBody(const std::vector<PromptItem>& prompt, bool compaction) const;
   void PersistTurnContext(EffectSink* sink, bool force = false);
   /// Explains `segments` (cache_report persisted + event) and emits the model_request.

@@ -203,18 +203,7 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
     }
   }
 
-  BodyParams params;
-  params.model = run.model.slug;
-  params.instructions = run.model.instructions;
-  params.items = &bytes;
-  params.tools_bytes = advertised_tools_.array_bytes;
-  params.compaction = local;
-  params.supports_reasoning = run.model.supports_reasoning;
-  if (config_.reasoning_effort) params.reasoning_effort = *config_.reasoning_effort;
-  if (config_.reasoning_summary) params.reasoning_summary = *config_.reasoning_summary;
-  if (config_.service_tier) params.service_tier = *config_.service_tier;
-  params.prompt_cache_key = config_.CacheKey();
-  if (config_.verbosity) params.verbosity = *config_.verbosity;
+  BodyParams params = BodyParamsFor(run.model, &bytes, local);
   std::string body = local ? BuildResponsesBody(params) : BuildCompactBody(params);
 
   PromptSegments segments;

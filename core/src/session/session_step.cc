@@ -115,23 +115,29 @@ void Session::PersistTurnContext(EffectSink* sink, bool force) {
   last_turn_context_ = std::move(payload);
 }
 
-std::string Session::BuildBody(const std::vector<PromptItem>& prompt, bool compaction) const {
-  std::vector<std::string_view> items;
-  items.reserve(prompt.size());
-  for (const auto& p : prompt) items.push_back(*p.bytes);
+BodyParams Session::BodyParamsFor(const ModelConfig& model,
+                                  const std::vector<std::string_view>* items,
+                                  bool compaction) const {
   BodyParams params;
-  params.model = config_.model.slug;
-  params.instructions = config_.model.instructions;
-  params.items = &items;
+  params.model = model.slug;
+  params.instructions = model.instructions;
+  params.items = items;
   params.tools_bytes = advertised_tools_.array_bytes;
   params.compaction = compaction;
-  params.supports_reasoning = config_.model.supports_reasoning;
+  params.supports_reasoning = model.supports_reasoning;
   if (config_.reasoning_effort) params.reasoning_effort = *config_.reasoning_effort;
   if (config_.reasoning_summary) params.reasoning_summary = *config_.reasoning_summary;
   if (config_.service_tier) params.service_tier = *config_.service_tier;
   params.prompt_cache_key = config_.CacheKey();
   if (config_.verbosity) params.verbosity = *config_.verbosity;
-  return BuildResponsesBody(params);
+  return params;
+}
+
+std::string Session::BuildBody(const std::vector<PromptItem>& prompt, bool compaction) const {
+  std::vector<std::string_view> items;
+  items.reserve(prompt.size());
+  for (const auto& p : prompt) items.push_back(*p.bytes);
+  return BuildResponsesBody(BodyParamsFor(config_.model, &items, compaction));
 }
 
 Result<std::string> Session::PromptPreview() const {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "agentctx/file_system.h"
+#include "protocol/warning.h"
 
 namespace agentctx {
 
@@ -82,14 +83,8 @@ struct AgentsMdResult {
 };
 
 /// A `warning` event payload (SPEC §2.5): `code` is a SPEC §2.8 warning code.
-struct AgentsMdWarning {
-  std::string code;
-  std::string message;
-
-  bool operator==(const AgentsMdWarning& other) const {
-    return code == other.code && message == other.message;
-  }
-};
+/// AGENTS.md warnings are ordinary warnings (`agents_md_read_warning`, `agents_md_truncated`).
+using AgentsMdWarning = Warning;
 
 inline constexpr const char* kWarnAgentsMdRead = "agents_md_read_warning";
 inline constexpr const char* kWarnAgentsMdTruncated = "agents_md_truncated";

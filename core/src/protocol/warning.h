@@ -11,6 +11,10 @@ namespace agentctx {
 struct Warning {
   std::string code;
   std::string message;
+
+  bool operator==(const Warning& other) const {
+    return code == other.code && message == other.message;
+  }
 };
 
 }  // namespace agentctx

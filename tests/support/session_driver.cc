@@ -2,6 +2,7 @@
 #include "support/session_driver.h"
 
 #include "protocol/json_codec.h"
+#include "support/attachments.h"
 
 namespace agentctx::testing {
 
@@ -11,7 +12,7 @@ SessionDriver::SessionDriver() : fs_(std::make_shared<MemoryFileSystem>()) {
 }
 
 std::string SessionDriver::Call(const std::string& method, const std::string& input_json) {
-  return engine_.Call(handle_, method, input_json);
+  return InlineEnvelope(engine_, handle_, engine_.Call(handle_, method, input_json));
 }
 
 std::string SessionDriver::Start(const std::string& config_json, std::int64_t now_ms) {

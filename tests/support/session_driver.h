@@ -33,7 +33,8 @@ class SessionDriver {
   std::vector<JsonValue> Interrupt(std::int64_t now_ms);
   /// Answers the requests kept while `hold` was set (in order) and runs on.
   std::vector<JsonValue> AnswerHeld(std::int64_t now_ms);
-  /// A raw call on the session handle.
+  /// A call on the session handle; attachment references in the envelope are inlined as JSON
+  /// strings (support/attachments.h), so tests read bodies as text.
   std::string Call(const std::string& method, const std::string& input_json);
 
   std::shared_ptr<MemoryFileSystem> fs() { return fs_; }

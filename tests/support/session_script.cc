@@ -10,6 +10,7 @@
 #include "agentctx/engine.h"
 #include "protocol/json_codec.h"
 #include "session/config.h"
+#include "support/attachments.h"
 #include "support/memory_file_system.h"
 
 namespace agentctx::testing {
@@ -92,8 +93,10 @@ class ScriptHost {
     JsonValue submit = JsonValue::Object();
     submit.Set("text", JsonValue::String(text));
     submit.Set("now_ms", JsonValue::Int(now));
-    out.original_body = FirstBody(engine_.Call(handle_, "submit", ToJson(submit)));
-    out.resumed_body = FirstBody(other.Call(handle, "submit", ToJson(submit)));
+    out.original_body = FirstBody(
+        InlineEnvelope(engine_, handle_, engine_.Call(handle_, "submit", ToJson(submit))));
+    out.resumed_body =
+        FirstBody(InlineEnvelope(other, handle, other.Call(handle, "submit", ToJson(submit))));
     return out;
   }
 
@@ -196,7 +199,7 @@ class ScriptHost {
       std::string env = engine_.Call(handle_, call.method, call.input);
       effects_ += "{\"method\":" + JsonString(call.method) + ",\"envelope\":" + env + "}\n";
       if (first.empty()) first = env;
-      Handle(env, &queue);
+      Handle(InlineEnvelope(engine_, handle_, env), &queue);
     }
     return first;
   }

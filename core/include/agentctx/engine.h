@@ -4,12 +4,23 @@
 // failure is an error envelope
 //   {"v":1,"ok":false,"error":{"code":"invalid_json","message":"…","details":{…}}}
 // and every success {"v":1,"ok":true,"value":…}.
+//
+// Attachments (ARCHITECTURE §6 "Large bytes never travel inside the envelope"): large byte
+// strings cross beside the JSON, never escaped into it.
+//  - Out: a value {"$bytes": i, "length": n} in an envelope names attachment i of that call
+//    (a `model_request` body, a `prompt_preview` body). Attachment(handle, i) returns its raw
+//    bytes, valid until the next Call or Close on that handle.
+//  - In: wherever a method takes large text (a delivery's `sse` or `body`, `session.resume`'s
+//    `rollout`, `mock.respond`'s `body`, `rollout.inspect`'s `text`), the input JSON may hold
+//    {"$bytes": i} instead of a string: it names inputs[i] of that Call. The bytes are read
+//    during the call only. A reference to a missing input is `invalid_input`.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "agentctx/file_system.h"
 
@@ -37,6 +48,15 @@ class Engine {
 
   /// Dispatches `method` on `handle` with a JSON input; returns the envelope JSON.
   std::string Call(std::uint32_t handle, std::string_view method, std::string_view input_json);
+  /// Call() with input attachments (`{"$bytes": i}` in `input_json` names `inputs[i]`).
+  std::string Call(std::uint32_t handle, std::string_view method, std::string_view input_json,
+                   const std::vector<std::string_view>& inputs);
+
+  /// Number of attachments of the last call on `handle` (0 for an unknown handle).
+  std::uint32_t AttachmentCount(std::uint32_t handle) const;
+  /// Attachment `index` of the last call on `handle`: valid until the next Call or Close on
+  /// that handle; empty for an unknown handle or index.
+  std::string_view Attachment(std::uint32_t handle, std::uint32_t index) const;
 
  private:
   struct Impl;

@@ -25,8 +25,10 @@ struct Engine::Impl {
   std::map<std::uint32_t, SessionSlot> sessions;
   std::uint32_t next_handle = 1;
   MockModel mock;  // the embedded mock model plays the server (SPEC §14); engine-owned state
+  OutputAttachments attachments;  // of the last call on handle 0
 
-  std::string CallEngine(std::string_view method, std::string_view input);
+  std::string CallEngine(std::string_view method, std::string_view input,
+                         const std::vector<std::string_view>& inputs);
 };
 
 Engine::Engine() : impl_(std::make_unique<Impl>()) {}
@@ -54,7 +56,9 @@ std::uint32_t Engine::OpenHandles() const {
   return static_cast<std::uint32_t>(impl_->sessions.size());
 }
 
-std::string Engine::Impl::CallEngine(std::string_view method, std::string_view input) {
+std::string Engine::Impl::CallEngine(std::string_view method, std::string_view input,
+                                     const std::vector<std::string_view>& inputs) {
+  attachments.Clear();
   if (method == "version") {
     JsonValue v = JsonValue::Object();
     v.Set("version", JsonValue::String(ACTX_VERSION_STRING));
@@ -66,31 +70,38 @@ std::string Engine::Impl::CallEngine(std::string_view method, std::string_view i
     return OkEnvelope(v);
   }
   if (method == "mock.respond") {
-    // {"endpoint","body","now_ms"?} -> {"body": SSE text or compact JSON}
+    // {"endpoint","body" (string or attachment),"now_ms"?} -> {"body": SSE text or JSON}
     auto parsed = ParseJson(input);
     if (!parsed) return ErrorEnvelope(parsed.error());
     auto endpoint = parsed->GetString("endpoint");
-    auto body = parsed->GetString("body");
+    auto body = InputText(*parsed, "body", inputs);
+    if (!body) return ErrorEnvelope(body.error());
     auto now = parsed->GetInt("now_ms").value_or(0);
-    if (!endpoint || !body) {
-      return ErrorEnvelope(
-          Error{ErrorCode::kInvalidInput, "mock.respond needs string `endpoint` and `body`", {}});
+    if (!endpoint || !*body) {
+      return ErrorEnvelope(Error{ErrorCode::kInvalidInput,
+                                 "mock.respond needs a string `endpoint` and `body` (a string or "
+                                 "an attachment reference {\"$bytes\":i})",
+                                 {}});
     }
-    auto reply = mock.Handle(*endpoint, *body, now);
+    auto reply = mock.Handle(*endpoint, **body, now);
     if (!reply) return ErrorEnvelope(reply.error());
     JsonValue v = JsonValue::Object();
     v.Set("body", JsonValue::String(std::move(*reply)));
     return OkEnvelope(v);
   }
   if (method == "rollout.inspect") {
-    // {"text": rollout JSONL} -> {"report": replay report, "table": text summary} (SPEC §13.4)
+    // {"text": rollout JSONL, a string or an attachment} -> {"report", "table"} (SPEC §13.4)
     auto parsed = ParseJson(input);
     if (!parsed) return ErrorEnvelope(parsed.error());
-    auto text = parsed->GetString("text");
-    if (!text) {
-      return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "rollout.inspect needs `text`", {}});
+    auto text = InputText(*parsed, "text", inputs);
+    if (!text) return ErrorEnvelope(text.error());
+    if (!*text) {
+      return ErrorEnvelope(Error{ErrorCode::kInvalidInput,
+                                 "rollout.inspect needs `text` (a string or an attachment "
+                                 "reference {\"$bytes\":i})",
+                                 {}});
     }
-    auto report = ReplayReport(*text);
+    auto report = ReplayReport(**text);
     if (!report) return ErrorEnvelope(report.error());
     JsonValue v = JsonValue::Object();
     v.Set("table", JsonValue::String(RenderReplayTable(*report)));
@@ -117,14 +128,34 @@ std::string Engine::Impl::CallEngine(std::string_view method, std::string_view i
 
 std::string Engine::Call(std::uint32_t handle, std::string_view method,
                          std::string_view input_json) {
-  if (handle == 0) return impl_->CallEngine(method, input_json);
+  return Call(handle, method, input_json, {});
+}
+
+std::string Engine::Call(std::uint32_t handle, std::string_view method, std::string_view input_json,
+                         const std::vector<std::string_view>& inputs) {
+  if (handle == 0) return impl_->CallEngine(method, input_json, inputs);
   auto it = impl_->sessions.find(handle);
   if (it == impl_->sessions.end()) {
     return ErrorEnvelope(
         Error{ErrorCode::kBadHandle, "no open session has handle " + std::to_string(handle), {}});
   }
-  if (IsFsMethod(method)) return CallFsMethod(it->second.file_systems, method, input_json);
-  return CallSession(&it->second, method, input_json);
+  if (IsFsMethod(method)) {
+    it->second.attachments.Clear();
+    return CallFsMethod(it->second.file_systems, method, input_json);
+  }
+  return CallSession(&it->second, method, input_json, inputs);
+}
+
+std::uint32_t Engine::AttachmentCount(std::uint32_t handle) const {
+  if (handle == 0) return impl_->attachments.count();
+  auto it = impl_->sessions.find(handle);
+  return it == impl_->sessions.end() ? 0 : it->second.attachments.count();
+}
+
+std::string_view Engine::Attachment(std::uint32_t handle, std::uint32_t index) const {
+  if (handle == 0) return impl_->attachments.at(index);
+  auto it = impl_->sessions.find(handle);
+  return it == impl_->sessions.end() ? std::string_view() : it->second.attachments.at(index);
 }
 
 }  // namespace agentctx

@@ -15,39 +15,48 @@ Result<std::int64_t> NowMs(const JsonValue& input) {
   return *n;
 }
 
-std::string Effects(const Result<void>& r, const EffectSink& sink) {
-  if (!r) return ErrorEnvelope(r.error());
-  return OkEnvelopeRaw(sink.ToJson());
+std::string EffectsEnvelope(const EffectSink& sink, OutputAttachments* attachments) {
+  std::vector<std::string_view> views;
+  std::string json = sink.ToJson(&views);
+  for (std::string_view v : views) attachments->View(v);  // session-owned bytes
+  return OkEnvelopeRaw(json);
 }
 
-std::string Mutate(SessionSlot* slot, std::string_view method, const JsonValue& input,
-                   std::int64_t now) {
+std::string Mutate(SessionSlot* slot, std::string_view method, JsonValue* input,
+                   const std::vector<std::string_view>& inputs, std::int64_t now) {
   Session& s = *slot->session;
   EffectSink sink;
-  if (method == "submit") return Effects(s.Submit(input, now, &sink), sink);
+  auto Effects = [&](const Result<void>& r) {
+    if (!r) return ErrorEnvelope(r.error());
+    return EffectsEnvelope(sink, &slot->attachments);
+  };
+  if (method == "submit") return Effects(s.Submit(*input, now, &sink));
   if (method == "deliver") {
-    const JsonValue* d = input.Find("delivery");
-    return Effects(s.Deliver(d != nullptr ? *d : input, now, &sink), sink);
+    auto resolved = ResolveInputRefs(input, inputs);
+    if (!resolved) return ErrorEnvelope(resolved.error());
+    const JsonValue* d = input->Find("delivery");
+    return Effects(s.Deliver(d != nullptr ? *d : *input, now, &sink));
   }
   if (method == "update") {
-    const JsonValue* delta = input.Find("delta");
+    const JsonValue* delta = input->Find("delta");
     if (delta == nullptr) {
       return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "update needs a `delta` object", {}});
     }
-    return Effects(s.Update(*delta, now, &sink), sink);
+    return Effects(s.Update(*delta, now, &sink));
   }
-  if (method == "tick") return Effects(s.Tick(now, &sink), sink);
-  if (method == "interrupt") return Effects(s.Interrupt(now, &sink), sink);
-  if (method == "compact") return Effects(s.Compact(input, now, &sink), sink);
+  if (method == "tick") return Effects(s.Tick(now, &sink));
+  if (method == "interrupt") return Effects(s.Interrupt(now, &sink));
+  if (method == "compact") return Effects(s.Compact(*input, now, &sink));
   if (method == "retry") {
-    auto id = input.GetString("request_id");
+    auto id = input->GetString("request_id");
     if (!id) return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "retry needs `request_id`", {}});
-    return Effects(s.Retry(*id, now, &sink), sink);
+    return Effects(s.Retry(*id, now, &sink));
   }
   return {};
 }
 
-std::string Query(const Session& s, std::string_view method, const JsonValue& input) {
+std::string Query(const Session& s, std::string_view method, const JsonValue& input,
+                  OutputAttachments* attachments) {
   if (method == "history") return OkEnvelope(s.History());
   if (method == "world_state") return OkEnvelope(s.WorldStateSnapshot());
   if (method == "instruction_sources") return OkEnvelope(s.InstructionSources());
@@ -56,15 +65,17 @@ std::string Query(const Session& s, std::string_view method, const JsonValue& in
   if (method == "prompt_preview") {
     auto body = s.PromptPreview();
     if (!body) return ErrorEnvelope(body.error());
-    JsonValue v = JsonValue::Object();
-    v.Set("body", JsonValue::String(*body));
-    return OkEnvelope(v);
+    const std::uint64_t length = body->size();
+    std::string out = "{\"body\":";
+    AppendAttachmentRef(&out, attachments->Own(std::move(*body)), length);
+    out.push_back('}');
+    return OkEnvelopeRaw(out);
   }
   if (method == "inspect") {
     auto format = input.GetString("format").value_or("agents");
     if (format == "agents") return OkEnvelope(s.AgentsInspect());
     if (format == "world-state") return OkEnvelope(s.WorldStateSnapshot());
-    if (format == "request") return Query(s, "prompt_preview", input);
+    if (format == "request") return Query(s, "prompt_preview", input, attachments);
     return ErrorEnvelope(Error{
         ErrorCode::kInvalidInput, "inspect format must be agents, world-state or request", {}});
   }
@@ -85,7 +96,9 @@ bool IsSessionMethod(std::string_view method) {
 
 }  // namespace
 
-std::string CallSession(SessionSlot* slot, std::string_view method, std::string_view input_json) {
+std::string CallSession(SessionSlot* slot, std::string_view method, std::string_view input_json,
+                        const std::vector<std::string_view>& inputs) {
+  slot->attachments.Clear();
   if (!IsSessionMethod(method)) {
     return ErrorEnvelope(
         Error{ErrorCode::kUnknownMethod, "unknown session method: " + std::string(method), {}});
@@ -111,7 +124,7 @@ std::string CallSession(SessionSlot* slot, std::string_view method, std::string_
     auto created = Session::Create(*config, slot->file_systems, *now, &sink);
     if (!created) return ErrorEnvelope(created.error());
     slot->session = std::move(*created);
-    return OkEnvelopeRaw(sink.ToJson());
+    return EffectsEnvelope(sink, &slot->attachments);
   }
   if (method == "session.resume") {
     if (slot->session) {
@@ -119,23 +132,26 @@ std::string CallSession(SessionSlot* slot, std::string_view method, std::string_
           Error{ErrorCode::kInvalidState, "this handle already has a session", {}});
     }
     const JsonValue* config = parsed->Find("config");
-    auto rollout = parsed->GetString("rollout");
-    if (config == nullptr || !rollout) {
-      return ErrorEnvelope(Error{
-          ErrorCode::kInvalidInput, "session.resume needs `config` and a string `rollout`", {}});
+    auto rollout = InputText(*parsed, "rollout", inputs);
+    if (!rollout) return ErrorEnvelope(rollout.error());
+    if (config == nullptr || !*rollout) {
+      return ErrorEnvelope(Error{ErrorCode::kInvalidInput,
+                                 "session.resume needs `config` and `rollout` (a string or an "
+                                 "attachment reference {\"$bytes\":i})",
+                                 {}});
     }
     EffectSink sink;
-    auto resumed = Session::Resume(*config, *rollout, slot->file_systems, *now, &sink);
+    auto resumed = Session::Resume(*config, **rollout, slot->file_systems, *now, &sink);
     if (!resumed) return ErrorEnvelope(resumed.error());
     slot->session = std::move(*resumed);
-    return OkEnvelopeRaw(sink.ToJson());
+    return EffectsEnvelope(sink, &slot->attachments);
   }
   if (!slot->session) {
     return ErrorEnvelope(
         Error{ErrorCode::kInvalidState, "call session.start on this handle first", {}});
   }
-  std::string out = Mutate(slot, method, *parsed, *now);
-  if (out.empty()) out = Query(*slot->session, method, *parsed);
+  std::string out = Mutate(slot, method, &*parsed, inputs, *now);
+  if (out.empty()) out = Query(*slot->session, method, *parsed, &slot->attachments);
   if (out.empty()) {
     out = ErrorEnvelope(
         Error{ErrorCode::kUnknownMethod, "unknown session method: " + std::string(method), {}});

@@ -21,6 +21,10 @@ std::string_view SegmentBytes(const PromptSegments& prompt, std::size_t k) {
   return prompt.items[k - kFixedSegments].bytes;
 }
 
+std::uint64_t SegmentSerial(const PromptSegments& prompt, std::size_t k) {
+  return k < kFixedSegments ? 0 : prompt.items[k - kFixedSegments].serial;
+}
+
 // Length of the common prefix of a and b.
 std::size_t CommonPrefix(std::string_view a, std::string_view b) {
   std::size_t n = std::min(a.size(), b.size());
@@ -80,6 +84,12 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
   if (has_previous_) {
     std::size_t i = 0, j = 0, oi = 0, oj = 0;
     while (i < prev_segments_.size() && j < new_count) {
+      if (oi == 0 && oj == 0 && i == j && prev_segments_[i].serial != 0 &&
+          prev_segments_[i].serial == SegmentSerial(prompt, j)) {
+        raw_shared += prev_segments_[i].bytes.size();  // the same bytes: no need to read them
+        ++i, ++j;
+        continue;
+      }
       std::string_view a = std::string_view(prev_segments_[i].bytes).substr(oi);
       std::string_view b = SegmentBytes(prompt, j).substr(oj);
       if (a.empty()) {
@@ -178,14 +188,17 @@ void CacheExplainer::Store(const PromptSegments& prompt, std::uint64_t shared) {
     std::uint64_t end = start + bytes.size();
     std::string_view origin =
         k < kFixedSegments ? std::string_view() : prompt.items[k - kFixedSegments].origin;
+    const std::uint64_t serial = SegmentSerial(prompt, k);
     if (k < prev_segments_.size()) {
       StoredSegment& old = prev_segments_[k];
-      bool same = old_start == start && old.bytes.size() == bytes.size() && end <= shared;
+      bool same = old_start == start && old.bytes.size() == bytes.size() &&
+                  ((serial != 0 && old.serial == serial) || end <= shared);
       old_start += old.bytes.size();
       if (!same) old.bytes.assign(bytes.data(), bytes.size());
       if (old.origin != origin) old.origin.assign(origin.data(), origin.size());
+      old.serial = serial;
     } else {
-      prev_segments_.push_back(StoredSegment{std::string(bytes), std::string(origin)});
+      prev_segments_.push_back(StoredSegment{std::string(bytes), std::string(origin), serial});
     }
     start = end;
   }

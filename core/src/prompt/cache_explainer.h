@@ -18,7 +18,9 @@
 //
 // Invariants: the explainer keeps its own copy of the previous prompt's segment bytes; after a
 // request only the segments that differ from the stored ones are copied (an append-only history
-// copies just the new items). Totals are uint64; ratios are integer basis points, floored.
+// copies just the new items). Item segments with equal non-zero serials (PromptItem::serial)
+// hold equal bytes: they are neither compared nor copied, so an append-only step reads only
+// its new bytes. Totals are uint64; ratios are integer basis points, floored.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +39,7 @@ namespace agentctx {
 struct ItemSegment {
   std::string_view bytes;
   std::string_view origin;
+  std::uint64_t serial = 0;  ///< identity of the bytes (0 = unknown: compared byte by byte)
 };
 
 /// The prompt of one request, by segment. Views only: the caller keeps the bytes alive for the
@@ -111,6 +114,7 @@ class CacheExplainer {
   struct StoredSegment {
     std::string bytes;
     std::string origin;
+    std::uint64_t serial = 0;
   };
   struct BreakTotals {
     std::uint64_t count = 0;

@@ -59,26 +59,41 @@ std::size_t EstimateSize(const BodyParams& p) {
 
 }  // namespace
 
+void AppendResponsesHead(std::string* out, const BodyParams& p) {
+  out->append("{\"model\":");
+  AppendJsonString(out, p.model);
+  if (!p.instructions.empty()) {
+    out->append(",\"instructions\":");
+    AppendJsonString(out, p.instructions);
+  }
+  out->append(",\"input\":[");
+}
+
+void AppendResponsesTail(std::string* out, const BodyParams& p) {
+  out->append("],\"tools\":");
+  out->append(p.tools_bytes.empty() ? std::string_view("[]") : p.tools_bytes);
+  out->append(p.compaction ? ",\"tool_choice\":\"none\",\"parallel_tool_calls\":false"
+                           : ",\"tool_choice\":\"auto\",\"parallel_tool_calls\":true");
+  if (p.supports_reasoning) AppendReasoning(out, p);
+  out->append(",\"store\":false,\"stream\":true");
+  if (p.supports_reasoning) out->append(",\"include\":[\"reasoning.encrypted_content\"]");
+  AppendTail(out, p);
+  out->push_back('}');
+}
+
 std::string BuildResponsesBody(const BodyParams& p) {
   std::string out;
   out.reserve(EstimateSize(p));
-  out.append("{\"model\":");
-  AppendJsonString(&out, p.model);
-  if (!p.instructions.empty()) {
-    out.append(",\"instructions\":");
-    AppendJsonString(&out, p.instructions);
+  AppendResponsesHead(&out, p);
+  if (p.items != nullptr) {
+    bool first = true;
+    for (std::string_view item : *p.items) {
+      if (!first) out.push_back(',');
+      first = false;
+      out.append(item);
+    }
   }
-  out.append(",\"input\":");
-  AppendItems(&out, p.items);
-  out.append(",\"tools\":");
-  out.append(p.tools_bytes.empty() ? std::string_view("[]") : p.tools_bytes);
-  out.append(p.compaction ? ",\"tool_choice\":\"none\",\"parallel_tool_calls\":false"
-                          : ",\"tool_choice\":\"auto\",\"parallel_tool_calls\":true");
-  if (p.supports_reasoning) AppendReasoning(&out, p);
-  out.append(",\"store\":false,\"stream\":true");
-  if (p.supports_reasoning) out.append(",\"include\":[\"reasoning.encrypted_content\"]");
-  AppendTail(&out, p);
-  out.push_back('}');
+  AppendResponsesTail(&out, p);
   return out;
 }
 

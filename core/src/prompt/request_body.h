@@ -27,6 +27,10 @@ struct BodyParams {
 
 /// The `responses` body (SPEC §8.1).
 std::string BuildResponsesBody(const BodyParams& p);
+/// The `responses` body up to and including `"input":[` (items not included).
+void AppendResponsesHead(std::string* out, const BodyParams& p);
+/// The `responses` body from the `]` closing `input` to the end.
+void AppendResponsesTail(std::string* out, const BodyParams& p);
 /// The `responses/compact` body (SPEC §8.2).
 std::string BuildCompactBody(const BodyParams& p);
 

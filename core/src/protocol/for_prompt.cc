@@ -9,27 +9,6 @@ namespace agentctx {
 
 namespace {
 
-// The output type answering `call_type`, or "" if `call_type` is not a call.
-std::string_view OutputTypeFor(std::string_view call_type) {
-  if (call_type == "function_call") return "function_call_output";
-  if (call_type == "custom_tool_call") return "custom_tool_call_output";
-  return "";
-}
-
-// The call type an output answers, or "" if `output_type` is not an output.
-std::string_view CallTypeFor(std::string_view output_type) {
-  if (output_type == "function_call_output") return "function_call";
-  if (output_type == "custom_tool_call_output") return "custom_tool_call";
-  return "";
-}
-
-std::string PairKey(std::string_view call_type, std::string_view call_id) {
-  std::string key(call_type);
-  key.push_back('\0');
-  key.append(call_id);
-  return key;
-}
-
 bool PartsHaveImage(const JsonValue* parts) {
   if (parts == nullptr || !parts->is_array()) return false;
   for (const JsonValue& p : parts->items()) {
@@ -47,26 +26,50 @@ void ReplaceImages(JsonValue* parts) {
 
 }  // namespace
 
-const std::string& PromptItemCache::AbortedOutput(std::string_view call_type,
-                                                  std::string_view call_id) {
+std::string_view OutputTypeFor(std::string_view call_type) {
+  if (call_type == "function_call") return "function_call_output";
+  if (call_type == "custom_tool_call") return "custom_tool_call_output";
+  return "";
+}
+
+std::string_view CallTypeFor(std::string_view output_type) {
+  if (output_type == "function_call_output") return "function_call";
+  if (output_type == "custom_tool_call_output") return "custom_tool_call";
+  return "";
+}
+
+std::string PairKey(std::string_view call_type, std::string_view call_id) {
+  std::string key(call_type);
+  key.push_back('\0');
+  key.append(call_id);
+  return key;
+}
+
+const CachedPromptItem& PromptItemCache::Add(std::map<std::string, CachedPromptItem>* map,
+                                             std::string key, std::string bytes) {
+  ++serialized_count_;
+  CachedPromptItem item{std::move(bytes), kCacheSerialBit | serialized_count_};
+  return map->emplace(std::move(key), std::move(item)).first->second;
+}
+
+const CachedPromptItem& PromptItemCache::AbortedOutput(std::string_view call_type,
+                                                       std::string_view call_id) {
   std::string key = PairKey(call_type, call_id);
   auto it = aborted_.find(key);
   if (it != aborted_.end()) return it->second;
   JsonValue item = call_type == "custom_tool_call"
                        ? CustomToolCallOutputItem(call_id, kAbortedOutput)
                        : FunctionCallOutputItem(call_id, kAbortedOutput);
-  ++serialized_count_;
-  return aborted_.emplace(std::move(key), ToJson(item)).first->second;
+  return Add(&aborted_, std::move(key), ToJson(item));
 }
 
-const std::string& PromptItemCache::WithoutImages(const RecordedItem& item) {
+const CachedPromptItem& PromptItemCache::WithoutImages(const RecordedItem& item) {
   auto it = stripped_.find(item.bytes);
   if (it != stripped_.end()) return it->second;
   JsonValue copy = item.json;
   ReplaceImages(copy.Find("content"));
   ReplaceImages(copy.Find("output"));
-  ++serialized_count_;
-  return stripped_.emplace(item.bytes, ToJson(copy)).first->second;
+  return Add(&stripped_, item.bytes, ToJson(copy));
 }
 
 bool ItemHasImage(const JsonValue& item) {
@@ -100,13 +103,19 @@ std::vector<PromptItem> ForPrompt(const std::vector<RecordedItem>& history, bool
     if (!call_type.empty()) {
       if (earlier_calls.count(PairKey(call_type, ItemCallId(item.json))) == 0) continue;  // orphan
     }
-    const std::string* bytes = &item.bytes;
-    if (!supports_images && ItemHasImage(item.json)) bytes = &cache->WithoutImages(item);
-    view.push_back(PromptItem{bytes, i, false});
+    if (!supports_images && ItemHasImage(item.json)) {
+      const CachedPromptItem& stripped = cache->WithoutImages(item);
+      view.push_back(PromptItem{&stripped.bytes, i, false, stripped.serial});
+    } else {
+      view.push_back(PromptItem{&item.bytes, i, false, item.serial});
+    }
     if (!OutputTypeFor(type).empty()) {
       std::string_view call_id = ItemCallId(item.json);
       earlier_calls.insert(PairKey(type, call_id));
-      if (!answered[i]) view.push_back(PromptItem{&cache->AbortedOutput(type, call_id), i, true});
+      if (!answered[i]) {
+        const CachedPromptItem& aborted = cache->AbortedOutput(type, call_id);
+        view.push_back(PromptItem{&aborted.bytes, i, true, aborted.serial});
+      }
     }
   }
   return view;

@@ -9,6 +9,9 @@
 //    valid until the history vector is modified.
 //  - PromptItemCache::serialized_count() counts each synthetic/stripped item once, however
 //    many requests use it (SPEC §8.4 `items_serialized` = recorded + this).
+//  - Every PromptItem carries a serial: the history item's (RecordedItem::serial), or for bytes
+//    the cache made, one with kCacheSerialBit set, unique per cache entry. Equal non-zero
+//    serials mean equal bytes (the cache explainer skips comparing them).
 // Algorithm (SPEC §8.3), in history order:
 //  1. A function_call / custom_tool_call with no later output of the matching type and call id
 //     is followed by a synthetic output `aborted` (function_call_output /
@@ -34,19 +37,31 @@ inline constexpr std::string_view kAbortedOutput = "aborted";
 inline constexpr std::string_view kImageOmittedText =
     "image content omitted because you do not support image input";
 
+/// Serials of cache-made bytes have this bit; history serials never do.
+inline constexpr std::uint64_t kCacheSerialBit = std::uint64_t{1} << 63;
+
+/// Bytes the cache made, with their serial.
+struct CachedPromptItem {
+  std::string bytes;
+  std::uint64_t serial = 0;
+};
+
 /// Owns the bytes of items that for_prompt synthesises; lives as long as the session.
 class PromptItemCache {
  public:
   /// The canonical bytes of `<call_type>_output{call_id, output:"aborted"}`.
-  const std::string& AbortedOutput(std::string_view call_type, std::string_view call_id);
+  const CachedPromptItem& AbortedOutput(std::string_view call_type, std::string_view call_id);
   /// The bytes of `item` with image parts replaced (SPEC §8.3 step 3).
-  const std::string& WithoutImages(const RecordedItem& item);
+  const CachedPromptItem& WithoutImages(const RecordedItem& item);
   /// Distinct items this cache has serialised.
   std::uint64_t serialized_count() const { return serialized_count_; }
 
  private:
-  std::map<std::string, std::string> aborted_;   // key: call type + NUL + call id
-  std::map<std::string, std::string> stripped_;  // key: original bytes
+  const CachedPromptItem& Add(std::map<std::string, CachedPromptItem>* map, std::string key,
+                              std::string bytes);
+
+  std::map<std::string, CachedPromptItem> aborted_;   // key: call type + NUL + call id
+  std::map<std::string, CachedPromptItem> stripped_;  // key: original bytes
   std::uint64_t serialized_count_ = 0;
 };
 
@@ -55,7 +70,15 @@ struct PromptItem {
   const std::string* bytes = nullptr;  // canonical item bytes (history's or the cache's)
   std::size_t history_index = 0;       // the history item, or for a synthetic output its call
   bool synthetic = false;              // a synthetic `aborted` output
+  std::uint64_t serial = 0;            // identity of `bytes` (see the invariants above)
 };
+
+/// The call type an output answers ("" when `output_type` is not an output), and the output
+/// type answering a call ("" when `call_type` is not a call).
+std::string_view CallTypeFor(std::string_view output_type);
+std::string_view OutputTypeFor(std::string_view call_type);
+/// The key pairing a call with its outputs: call type + NUL + call id.
+std::string PairKey(std::string_view call_type, std::string_view call_id);
 
 /// True when a message or tool output of `item` has an `input_image` part.
 bool ItemHasImage(const JsonValue& item);

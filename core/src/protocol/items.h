@@ -21,6 +21,7 @@
 // `unsupported_item`; unknown content parts are dropped with the same warning.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,7 +59,10 @@ JsonValue CustomToolCallOutputItem(std::string_view call_id, std::string_view ou
 /// One history entry: the canonical item, its bytes (serialised once) and metadata.
 struct RecordedItem {
   JsonValue json;
-  std::string bytes;    // ToJson(json), computed once at record time
+  std::string bytes;  // ToJson(json), computed once at record time
+  /// Identity of `bytes` within a session (never reused; 0 = not assigned): two items with
+  /// the same non-zero serial hold the same bytes, so they are compared without reading them.
+  std::uint64_t serial = 0;
   std::string turn_id;  // never sent
   std::string origin;   // section id | user | model | tool | compaction; never sent
 };

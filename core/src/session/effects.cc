@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "session/effects.h"
 
+#include "protocol/attachment_ref.h"
+
 namespace agentctx {
 
 JsonValue MakeEvent(std::string_view type) {
@@ -16,7 +18,7 @@ void EffectSink::Warning(std::string_view code, std::string_view message) {
   events_.push_back(std::move(e));
 }
 
-std::string EffectSink::ToJson() const {
+std::string EffectSink::ToJson(std::vector<std::string_view>* attachments) const {
   std::string out = "{\"effects\":[";
   bool first = true;
   auto sep = [&] {
@@ -84,7 +86,8 @@ std::string EffectSink::ToJson() const {
     out += ",\"attempt\":";
     AppendJson(&out, JsonValue::Int(model_request_->attempt));
     out += ",\"body\":";
-    AppendJsonString(&out, model_request_->body);
+    AppendAttachmentRef(&out, attachments->size(), model_request_->body.size());
+    attachments->push_back(model_request_->body);
     out += "}";
   }
   if (turn_complete_) {

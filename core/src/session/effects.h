@@ -3,11 +3,14 @@
 // (1) at most one persist with every line, in write order; (2) events in production order;
 // (3) at most one error; (4) tool_calls in output order; (5) at most one model_request;
 // (6) at most one turn_complete. Key orders follow SPEC §2.3.
+// A model_request body is never escaped into the JSON: ToJson writes an attachment reference
+// {"$bytes":i,"length":n} and hands the body bytes out beside it (ARCHITECTURE §6).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "protocol/json_value.h"
@@ -19,7 +22,9 @@ struct ModelRequestEffect {
   std::string purpose;   // turn | compact
   std::string endpoint;  // responses | responses/compact
   std::int64_t attempt = 1;
-  std::string body;
+  /// The exact body bytes; a view of session-owned storage that stays unchanged until the
+  /// session's next mutating call.
+  std::string_view body;
 };
 
 struct ToolCallEffect {
@@ -63,8 +68,11 @@ class EffectSink {
   bool has_model_request() const { return model_request_.has_value(); }
   const std::vector<std::string>& persisted() const { return persist_; }
 
-  /// `{"effects":[…]}` in SPEC §2.6 order.
-  std::string ToJson() const;
+  const std::optional<ModelRequestEffect>& model_request() const { return model_request_; }
+
+  /// `{"effects":[…]}` in SPEC §2.6 order. Large bytes (the model_request body) are appended
+  /// to `attachments` and named by reference in the JSON.
+  std::string ToJson(std::vector<std::string_view>* attachments) const;
 
  private:
   std::vector<std::string> persist_;

@@ -114,6 +114,7 @@ Result<void> Session::Retry(std::string_view request_id, std::int64_t now_ms, Ef
 
 void Session::Record(JsonValue canonical_item, std::string origin, EffectSink* sink) {
   RecordedItem item = MakeRecordedItem(std::move(canonical_item), turn_id_, std::move(origin));
+  item.serial = ++last_serial_;
   ++items_serialized_;
   sink->Persist(ResponseItemLine(now_ms_, item.bytes, item.turn_id, item.origin));
   JsonValue done = MakeEvent("item_done");

@@ -32,7 +32,9 @@
 #include "agentctx/file_system.h"
 #include "agentctx/result.h"
 #include "agents_md/manager.h"
+#include "prompt/body_builder.h"
 #include "prompt/cache_explainer.h"
+#include "prompt/prompt_view.h"
 #include "prompt/request_body.h"
 #include "prompt/tool_list.h"
 #include "protocol/for_prompt.h"
@@ -84,7 +86,8 @@ class Session {
     std::string id;
     std::string purpose;
     std::string endpoint;
-    std::string body;
+    std::string owned_body;  // compaction bodies; turn bodies live in body_builder_
+    std::string_view body;   // the bytes sent (owned_body or body_builder_'s buffer)
     std::int64_t attempt = 1;
     SseParser parser;
     std::vector<JsonValue> output_items;
@@ -127,9 +130,13 @@ class Session {
                            bool compaction) const;
   std::string BuildBody(const std::vector<PromptItem>& prompt, bool compaction) const;
   void PersistTurnContext(EffectSink* sink, bool force = false);
-  /// Explains `segments` (cache_report persisted + event) and emits the model_request.
+  /// Explains `segments` (cache_report persisted + event) and emits the model_request whose
+  /// body is `built_body` (a view of body_builder_) when non-empty, else `owned_body`.
   void SendRequest(std::string id, std::string_view purpose, std::string_view endpoint,
-                   std::string body, const PromptSegments& segments, EffectSink* sink);
+                   std::string owned_body, std::string_view built_body,
+                   const PromptSegments& segments, EffectSink* sink);
+  /// History was replaced (compaction, resume): new epoch, serials for unnumbered items.
+  void HistoryReplaced();
   std::string NextRequestId();
 
   // session_stream.cc
@@ -174,7 +181,11 @@ class Session {
   std::int64_t now_ms_ = 0;
 
   std::vector<RecordedItem> history_;
+  std::uint64_t history_epoch_ = 0;  // bumped when history is replaced, not appended to
+  std::uint64_t last_serial_ = 0;    // RecordedItem::serial of the newest item
   mutable PromptItemCache prompt_cache_;
+  PromptView prompt_view_;             // for_prompt(history_), kept incrementally
+  ResponsesBodyBuilder body_builder_;  // the turn request body, extended in place
   AgentsMdManager agents_;
   std::optional<JsonValue> baseline_;
   ToolList tools_;             // the current tool set (config)

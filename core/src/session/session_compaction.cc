@@ -215,7 +215,7 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
     segments.items.push_back(ItemSegment{bytes[i], origins[i]});
   }
   SendRequest(NextRequestId(), "compact", local ? "responses" : "responses/compact",
-              std::move(body), segments, sink);
+              std::move(body), std::string_view(), segments, sink);
 }
 
 bool Session::RetryTrimmedCompaction(EffectSink* sink) {
@@ -320,6 +320,7 @@ void Session::FinishCompaction(std::vector<JsonValue> new_items, std::string_vie
     ++items_serialized_;
   }
   history_ = std::move(next);
+  HistoryReplaced();
   baseline_ = std::move(baseline);
   explainer_.NoteCompaction();
   usage_tokens_.reset();

@@ -37,6 +37,7 @@ Result<std::unique_ptr<Session>> Session::Resume(const JsonValue& config,
   s->now_ms_ = now_ms < 0 ? 0 : now_ms;
   s->RebuildTools();
   s->history_ = std::move(state.history);
+  s->HistoryReplaced();
   s->items_serialized_ = s->history_.size();
   s->baseline_ = std::move(state.baseline);
   if (state.turn_context) {

@@ -149,11 +149,19 @@ std::string Session::NextRequestId() {
   return "req-" + std::to_string(request_counter_);
 }
 
+void Session::HistoryReplaced() {
+  ++history_epoch_;
+  for (RecordedItem& item : history_) {
+    if (item.serial == 0) item.serial = ++last_serial_;
+  }
+}
+
 void Session::IssueRequest(EffectSink* sink) {
   std::string id = NextRequestId();
-  std::vector<PromptItem> prompt =
-      ForPrompt(history_, config_.model.supports_images, &prompt_cache_);
-  std::string body = BuildBody(prompt, false);
+  const std::vector<PromptItem>& prompt =
+      prompt_view_.Update(history_, history_epoch_, config_.model.supports_images, &prompt_cache_);
+  std::string_view body = body_builder_.Build(BodyParamsFor(config_.model, nullptr, false), prompt,
+                                              prompt_view_.stable_prefix());
 
   // Explain the request against the previous one (SPEC §9) from the same cached pieces.
   std::string instructions_bytes =
@@ -163,16 +171,19 @@ void Session::IssueRequest(EffectSink* sink) {
   segments.cache_key = config_.CacheKey();
   segments.instructions_bytes = instructions_bytes;
   segments.tools_bytes = advertised_tools_.array_bytes;
+  segments.items.reserve(prompt.size());
   for (const auto& p : prompt) {
-    segments.items.push_back(
-        ItemSegment{*p.bytes, p.synthetic ? std::string_view("tool")
-                                          : std::string_view(history_[p.history_index].origin)});
+    segments.items.push_back(ItemSegment{
+        *p.bytes,
+        p.synthetic ? std::string_view("tool") : std::string_view(history_[p.history_index].origin),
+        p.serial});
   }
-  SendRequest(std::move(id), "turn", "responses", std::move(body), segments, sink);
+  SendRequest(std::move(id), "turn", "responses", std::string(), body, segments, sink);
 }
 
 void Session::SendRequest(std::string id, std::string_view purpose, std::string_view endpoint,
-                          std::string body, const PromptSegments& segments, EffectSink* sink) {
+                          std::string owned_body, std::string_view built_body,
+                          const PromptSegments& segments, EffectSink* sink) {
   JsonValue report = explainer_.ExplainJson(id, segments);
   sink->Persist(CacheReportLine(now_ms_, report));
   JsonValue event = MakeEvent("cache_report");
@@ -183,10 +194,15 @@ void Session::SendRequest(std::string id, std::string_view purpose, std::string_
   request_->id = id;
   request_->purpose = std::string(purpose);
   request_->endpoint = std::string(endpoint);
-  request_->body = body;
+  if (built_body.empty()) {
+    request_->owned_body = std::move(owned_body);
+    request_->body = request_->owned_body;
+  } else {
+    request_->body = built_body;
+  }
   state_ = TurnState::kAwaitingModel;
   sink->SetModelRequest(ModelRequestEffect{std::move(id), std::string(purpose),
-                                           std::string(endpoint), 1, std::move(body)});
+                                           std::string(endpoint), 1, request_->body});
 }
 
 }  // namespace agentctx

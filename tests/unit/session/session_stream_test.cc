@@ -11,6 +11,7 @@
 #include "mock_model/mock_model.h"
 #include "protocol/json_codec.h"
 #include "session/session.h"
+#include "support/attachments.h"
 #include "support/memory_file_system.h"
 
 namespace agentctx {
@@ -81,7 +82,9 @@ class Direct {
   Session& session() { return *session_; }
 
   static JsonValue Effects(const EffectSink& sink) {
-    return *ParseJson(sink.ToJson())->Find("effects");
+    std::vector<std::string_view> attachments;
+    JsonValue parsed = *ParseJson(sink.ToJson(&attachments));
+    return *testing::InlineAttachments(std::move(parsed), attachments).Find("effects");
   }
 
  private:

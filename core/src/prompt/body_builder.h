@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// ResponsesBodyBuilder: the `responses` body of turn requests (SPEC §8.1) kept in one buffer
+// and extended in place, so a step writes only its new items and the short tail (SPEC §8.4).
+// Invariants:
+//  - Build() returns exactly BuildResponsesBody(p) with p.items = the items' bytes.
+//  - When the head (model, instructions) is unchanged and the previous body's items are still
+//    the leading items (`stable` ≥ their count), the buffer keeps them: it is cut back to the end
+//    of the last item and the new items and the tail are appended. Otherwise it is rebuilt.
+//  - The returned view stays valid until the next Build() (the session keeps it for retries).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "prompt/request_body.h"
+#include "protocol/for_prompt.h"
+
+namespace agentctx {
+
+class ResponsesBodyBuilder {
+ public:
+  /// The body for `p` (p.items is ignored) with `items` as `input`; `stable` = how many leading
+  /// items equal those of the previous Build (PromptView::stable_prefix()).
+  std::string_view Build(const BodyParams& p, const std::vector<PromptItem>& items,
+                         std::size_t stable);
+  std::string_view body() const { return body_; }
+  /// Times the buffer was written from scratch (tests, benchmarks).
+  std::uint64_t full_builds() const { return full_builds_; }
+
+ private:
+  std::string body_;
+  std::string head_;           // the head of body_ (up to `"input":[`)
+  std::size_t items_ = 0;      // items in body_
+  std::size_t items_end_ = 0;  // offset just after the last item's bytes
+  std::uint64_t full_builds_ = 0;
+  std::string scratch_;  // the head being compared
+};
+
+}  // namespace agentctx

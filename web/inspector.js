@@ -44,7 +44,7 @@ function renderReport(request, index) {
   const usage = request.usage;
   const rows = [
     ['endpoint', `${request.endpoint} (${request.purpose}, attempt ${request.attempt})`],
-    ['body', `${fmt(request.body.length)} characters`],
+    ['body', `${fmt(request.bytes ?? request.body.length)} bytes`],
     ['prompt', `${fmt(r.prompt_bytes)} bytes ≈ ${fmt(r.prompt_tokens)} tokens`],
     ['shared prefix', `${fmt(r.shared_prefix_bytes)} bytes — reuse ${pct(r.reuse_bp)} (best possible ${pct(r.max_reuse_bp)})`],
     ['cached tokens', `predicted ${fmt(r.predicted_cached_tokens)} · ideal ${fmt(r.ideal_cached_tokens)}${usage ? ` · reported ${fmt(usage.cached_tokens)} of ${fmt(usage.input_tokens)}` : ''}`],

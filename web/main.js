@@ -28,7 +28,7 @@ const app = {
   config: null,
   /** Rollout lines of the current session, in write order. */
   rollout: [],
-  /** Every model_request in issue order: {id, purpose, endpoint, attempt, body, report, usage}. */
+  /** Every model_request in issue order: {id, purpose, endpoint, attempt, body (text), bytes, report, usage}. */
   requests: [],
   /** token_usage of turn requests in order, each with `compactionBefore` after a compaction. */
   usage: [],
@@ -173,7 +173,11 @@ const app = {
   effect(effect) {
     if (effect.type === 'model_request') {
       // A retry keeps its id (and its cache report: a retry is not a new request, SPEC §9).
-      this.requests.push({ ...effect, report: this.reports.get(effect.id) ?? null, usage: null });
+      // The body crosses the engine boundary as bytes (sent as is); the inspector shows its text.
+      this.requests.push({
+        ...effect, body: effect.bodyText, bytes: effect.body.length,
+        report: this.reports.get(effect.id) ?? null, usage: null,
+      });
       this.emit('request', this.requests.at(-1));
     } else if (effect.type === 'error') {
       chat.errorEffect(effect);

@@ -42,7 +42,7 @@ std::string VersionEnvelope() {
          "\"}}";
 }
 
-TEST(Abi, ReportsItsVersion) { EXPECT_EQ(actx_abi_version(), 1u); }
+TEST(Abi, ReportsItsVersion) { EXPECT_EQ(actx_abi_version(), 2u); }
 
 TEST(Abi, AllocAndFree) {
   uint8_t* p = actx_alloc(64);
@@ -158,6 +158,45 @@ TEST(Abi, SessionSlotsHaveAWorkspaceFileSystem) {
       R"({"v":1,"ok":false,"error":{"code":"not_capable","message":"read /etc/passwd","details":{"path":"/etc/passwd"}}})");
   ASSERT_EQ(Call(h, "fs.read", R"({"fs":"workspace","path":")" + root + R"(/../x"})"), 1);
   EXPECT_NE(Output(h).find(R"("code":"invalid_path")"), std::string::npos);
+  actx_close(h);
+}
+
+// ARCHITECTURE §6: a request body leaves as a pointer/length pair, never inside the envelope;
+// large inputs arrive through actx_attach buffers.
+TEST(Abi, AttachmentsCrossAsPointerAndLength) {
+  const std::string root = testing::FixturePath("posix_fs");
+  abi::SetWorkspaceRoot(root);
+  uint32_t h = actx_open();
+  abi::SetWorkspaceRoot("/workspace");
+  ASSERT_NE(h, 0u);
+  const std::string config =
+      R"({"config":{"session_id":"s-abi","model":{"slug":"mock-1"},"builtin_tools":false,)"
+      R"("environments":[{"id":"local","cwd":")" +
+      root + R"(","fs":"workspace"}]}})";
+  ASSERT_EQ(Call(h, "session.start", config), 0) << Output(h);
+  EXPECT_EQ(actx_attachment_count(h), 0u);
+  ASSERT_EQ(Call(h, "submit", R"({"text":"hi"})"), 0) << Output(h);
+  ASSERT_EQ(actx_attachment_count(h), 1u);
+  const uint32_t len = actx_attachment_len(h, 0);
+  std::string body(reinterpret_cast<const char*>(actx_attachment_ptr(h, 0)), len);
+  EXPECT_EQ(body.substr(0, 19), R"({"model":"mock-1",")");
+  EXPECT_NE(Output(h).find(R"("body":{"$bytes":0,"length":)" + std::to_string(len) + "}"),
+            std::string::npos);
+  EXPECT_EQ(actx_attachment_ptr(h, 1), nullptr);
+  EXPECT_EQ(actx_attachment_len(h, 1), 0u);
+
+  // The body goes back in as an input attachment of mock.respond on the engine handle.
+  uint8_t* in = actx_attach(0, len);
+  ASSERT_NE(in, nullptr);
+  std::memcpy(in, body.data(), len);
+  ASSERT_EQ(Call(0, "mock.respond", R"({"endpoint":"responses","body":{"$bytes":0}})"), 0)
+      << Output(0);
+  EXPECT_NE(Output(0).find("response.completed"), std::string::npos);
+  // Consumed by that call: the next one has no input attachment.
+  EXPECT_EQ(Call(0, "mock.respond", R"({"endpoint":"responses","body":{"$bytes":0}})"), 1);
+  EXPECT_NE(Output(0).find("invalid_input"), std::string::npos);
+  EXPECT_EQ(actx_attach(987654, 4), nullptr);
+  EXPECT_EQ(actx_attachment_count(987654), 0u);
   actx_close(h);
 }
 

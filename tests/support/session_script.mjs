@@ -4,8 +4,12 @@
 // wasi-host/test/session_fixtures.test.mjs (WASI guest). It is the same host loop as
 // tests/support/session_script.cc; keep the two in step. The caller provides the transport:
 //   host.session(method, json) -> envelope text   (the session's handle)
-//   host.engine(method, json)  -> envelope text   (handle 0: mock.respond, …)
+//   host.attachment(i)         -> Uint8Array      (output attachment i of the last session call)
+//   host.engine(method, json, inputs) -> envelope (handle 0: mock.respond, …; inputs: attachments)
 //   host.write(path, text), host.remove(path)     (workspace edits between calls)
+// Request bodies arrive as attachment references {"$bytes":i,"length":n} (ARCHITECTURE §6): the
+// runner reads them with host.attachment(i) right after the call and hands them to the mock as
+// an input attachment, as a real host does.
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -48,8 +52,14 @@ export function runSessionScript(script, host) {
   };
 
   const respond = (effect, queue) => {
-    const { id, endpoint, body } = effect;
-    requests += body + '\n';
+    const { id, endpoint } = effect;
+    const ref = effect.body;
+    if (typeof ref !== 'object' || ref === null || !Number.isInteger(ref.$bytes)) {
+      throw new Error(`model_request ${id}: body is not an attachment reference: ${JSON.stringify(ref)}`);
+    }
+    const bytes = host.attachment(ref.$bytes);
+    if (bytes.length !== ref.length) throw new Error(`model_request ${id}: attachment length ${bytes.length} != ${ref.length}`);
+    requests += decoder.decode(bytes) + '\n';
     const override = findOverride(id, effect.attempt ?? 1);
     if (override?.hold === true) return; // the request stays in flight
     const end = { type: 'model_events', request_id: id, end: true };
@@ -62,7 +72,8 @@ export function runSessionScript(script, host) {
       deliver({ type: 'model_error', request_id: id, ...override.error }, queue);
       return;
     }
-    const reply = JSON.parse(host.engine('mock.respond', JSON.stringify({ endpoint, body, now_ms: now })));
+    const reply = JSON.parse(host.engine('mock.respond',
+      JSON.stringify({ endpoint, body: { $bytes: 0 }, now_ms: now }), [bytes]));
     if (!reply.ok) throw new Error(`mock.respond failed for ${id}: ${JSON.stringify(reply)}`);
     let text = reply.value.body;
     if (endpoint === 'responses/compact') {

@@ -16,6 +16,7 @@
 //    rollout). The effects the host sees are otherwise byte-identical to Engine::Call's.
 //  - Nothing here aborts on bad input; Engine::Call turns every failure into an envelope.
 #include <cstdlib>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,12 +33,13 @@
 namespace agentctx::abi {
 namespace {
 
-constexpr uint32_t kAbiVersion = 1;
+constexpr uint32_t kAbiVersion = 2;
 constexpr std::string_view kOkPrefix = R"({"v":1,"ok":true,)";
 
 struct Glue {
   Engine engine;
   std::map<uint32_t, std::string> outputs{{0u, std::string()}};
+  std::map<uint32_t, std::deque<std::string>> inputs;  // input attachments of the next call
   std::map<uint32_t, std::unique_ptr<RolloutFile>> rollouts;
   std::string workspace_root = "/workspace";
   std::string home_dir = "/state";
@@ -112,6 +114,7 @@ void actx_close(uint32_t handle) {
   auto& glue = State();
   if (glue.outputs.erase(handle) == 0) return;
   glue.rollouts.erase(handle);
+  glue.inputs.erase(handle);
   glue.engine.Close(handle);
 }
 
@@ -122,10 +125,16 @@ int32_t actx_call(uint32_t handle, const uint8_t* method, uint32_t method_len, c
   auto& glue = State();
   std::string_view m = agentctx::abi::Bytes(method, method_len);
   std::string_view in = agentctx::abi::Bytes(input, input_len);
+  std::deque<std::string> attached;
+  if (auto it = glue.inputs.find(handle); it != glue.inputs.end()) {
+    attached.swap(it->second);
+    glue.inputs.erase(it);
+  }
   if (handle != 0 && m == "rollout.open") {
     *out = agentctx::abi::OpenRollout(handle, in);
   } else {
-    *out = glue.engine.Call(handle, m, in);
+    std::vector<std::string_view> views(attached.begin(), attached.end());
+    *out = glue.engine.Call(handle, m, in, views);
     auto rollout = glue.rollouts.find(handle);
     if (rollout != glue.rollouts.end()) {
       auto written = rollout->second->AppendFromEnvelope(*out);
@@ -147,4 +156,26 @@ const uint8_t* actx_output_ptr(uint32_t handle) {
 uint32_t actx_output_len(uint32_t handle) {
   std::string* out = Output(handle);
   return out == nullptr ? 0 : static_cast<uint32_t>(out->size());
+}
+
+uint8_t* actx_attach(uint32_t handle, uint32_t size) {
+  if (Output(handle) == nullptr) return nullptr;
+  std::deque<std::string>& inputs = State().inputs[handle];
+  inputs.emplace_back(size, '\0');  // deque: earlier buffers never move
+  return reinterpret_cast<uint8_t*>(inputs.back().data());
+}
+
+uint32_t actx_attachment_count(uint32_t handle) {
+  if (Output(handle) == nullptr) return 0;
+  return State().engine.AttachmentCount(handle);
+}
+
+const uint8_t* actx_attachment_ptr(uint32_t handle, uint32_t index) {
+  if (Output(handle) == nullptr || index >= State().engine.AttachmentCount(handle)) return nullptr;
+  return reinterpret_cast<const uint8_t*>(State().engine.Attachment(handle, index).data());
+}
+
+uint32_t actx_attachment_len(uint32_t handle, uint32_t index) {
+  if (Output(handle) == nullptr) return 0;
+  return static_cast<uint32_t>(State().engine.Attachment(handle, index).size());
 }

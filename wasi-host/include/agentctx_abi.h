@@ -10,6 +10,12 @@
 //    boundary buffer. Memory may grow during any call: hosts re-create their views afterwards.
 //  - actx_call returns 0 for an ok envelope, 1 for an error envelope, -1 for a bad handle
 //    (nothing is written, no buffer changes).
+//  - Attachments (agentctx/engine.h, ARCHITECTURE §6): large bytes cross beside the envelope as
+//    pointer/length pairs, never escaped into it. In: actx_attach(handle, n) returns a buffer of
+//    n bytes that becomes input attachment k of the next actx_call on that handle (k counts the
+//    actx_attach calls since the last actx_call); the host fills it before that call. Out: an
+//    envelope value {"$bytes":i,"length":n} names output attachment i, read with
+//    actx_attachment_ptr/len; valid, like the envelope, until the next call on the handle.
 #pragma once
 
 #include <stdint.h>
@@ -28,7 +34,7 @@
 #define ACTX_EXPORT(name) ACTX_EXTERN_C
 #endif
 
-/// The ABI revision (1). Bumped on any incompatible change of this header.
+/// The ABI revision (2: attachments). Bumped on any incompatible change of this header.
 ACTX_EXPORT(actx_abi_version) uint32_t actx_abi_version(void);
 /// Allocates `size` bytes in guest memory for the host to fill (never null for size 0).
 ACTX_EXPORT(actx_alloc) uint8_t* actx_alloc(uint32_t size);
@@ -48,3 +54,14 @@ int32_t actx_call(uint32_t handle, const uint8_t* method, uint32_t method_len, c
 ACTX_EXPORT(actx_output_ptr) const uint8_t* actx_output_ptr(uint32_t handle);
 /// Byte length of the last envelope of `handle` (0 for a bad handle or before any call).
 ACTX_EXPORT(actx_output_len) uint32_t actx_output_len(uint32_t handle);
+/// A buffer of `size` bytes that becomes the next input attachment of the next actx_call on
+/// `handle`, for the host to fill first. Null for a bad handle. Freed by that call (or Close).
+ACTX_EXPORT(actx_attach) uint8_t* actx_attach(uint32_t handle, uint32_t size);
+/// Number of output attachments of the last call on `handle` (0 for a bad handle).
+ACTX_EXPORT(actx_attachment_count) uint32_t actx_attachment_count(uint32_t handle);
+/// Output attachment `index` of the last call on `handle`; valid until the next call on that
+/// handle. Null for a bad handle or index (then its length is 0).
+ACTX_EXPORT(actx_attachment_ptr)
+const uint8_t* actx_attachment_ptr(uint32_t handle, uint32_t index);
+/// Byte length of output attachment `index` of the last call on `handle`.
+ACTX_EXPORT(actx_attachment_len) uint32_t actx_attachment_len(uint32_t handle, uint32_t index);

@@ -7,8 +7,10 @@
 //  - The engine runs in the WASI guest with exactly /workspace (read-only unless --writable)
 //    and /state (= --home) preopened; the home is created only by commands that persist.
 //  - Rollouts are written by the guest glue (rollout.open) before the host sees the effects.
-//  - The API key is read from the named environment variable only for the HTTP backend and is
-//    passed nowhere but the authorization header (model.ts redacts it from every text).
+//  - Turns run through the package's host loop (runTurn) with its model clients: the embedded
+//    mock (mockModelClient over the guest's engine handle) or HTTP (openAIResponsesClient).
+//  - The API key is read from the named environment variable only for the HTTP client and is
+//    passed nowhere but the authorization header (the client redacts it from every text).
 import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,11 +18,11 @@ import {
   GUEST_WORKSPACE, HostInputError, MOCK_SLUG, buildConfig, guestCwd, modelSlug, readConfigFile,
 } from './config.js';
 import type { ConfigFlags, JsonObject } from './config.js';
-import { EngineError, SessionDriver, VirtualClock, WallClock } from './driver.js';
+import { mockModelClient, openAIResponsesClient } from 'agentctx';
+import type { ModelClient, ModelRequestEffect } from 'agentctx';
+import { EngineError, SessionDriver, VirtualClock, WallClock, engineCaller } from './driver.js';
 import type { Clock, Effect, EffectOutput, TurnOutcome } from './driver.js';
 import type { GuestOptions, WasiGuest } from './guest.js';
-import { HttpBackend, MockBackend } from './model.js';
-import type { ModelBackend, ModelRequest } from './model.js';
 import { HumanOutput, JsonOutput } from './output.js';
 import { guestPathInHome, newRolloutPath, prepareResume, rolloutFacts, sessionsDir } from './rollout.js';
 import { parseScript, removeWorkspacePath, resolveDeltaCwd, writeWorkspaceFile } from './script.js';
@@ -88,27 +90,38 @@ function configFlags(o: CliOptions, cwd: string, home: boolean, sessionId?: stri
   return flags;
 }
 
-function backendFor(o: CliOptions, config: JsonObject, guest: WasiGuest, clock: Clock): ModelBackend {
-  if (o.baseUrl === undefined && modelSlug(config) === MOCK_SLUG) return new MockBackend(guest, () => clock.now());
+function modelFor(o: CliOptions, config: JsonObject, guest: WasiGuest, clock: Clock): ModelClient {
+  if (o.baseUrl === undefined && modelSlug(config) === MOCK_SLUG) {
+    return mockModelClient(engineCaller(guest), { now: () => clock.now() });
+  }
   const baseUrl = o.baseUrl ?? DEFAULT_BASE_URL;
   const key = process.env[o.apiKeyEnv];
   if ((key === undefined || key === '') && o.baseUrl === undefined) {
     throw new HostInputError(`${o.apiKeyEnv} is not set (the API key for ${baseUrl}; choose the variable with --api-key-env)`);
   }
-  return new HttpBackend({ baseUrl, apiKey: key === '' ? undefined : key, timeoutMs: o.requestTimeoutMs });
+  return openAIResponsesClient({
+    baseUrl, timeoutMs: o.requestTimeoutMs, ...(key === undefined || key === '' ? {} : { apiKey: key }),
+  });
 }
 
 function outputFor(o: CliOptions): EffectOutput {
   return o.json ? new JsonOutput(process.stdout) : new HumanOutput(process.stdout, process.stderr, { stream: process.stdout.isTTY === true });
 }
 
-function requestDumper(dir: string | undefined): ((r: ModelRequest) => void) | undefined {
-  if (dir === undefined) return undefined;
+/** Writes each request body, as sent, to DIR/NNNN.json (an output that wraps `inner`). */
+function requestDumper(dir: string | undefined, inner: EffectOutput): EffectOutput {
+  if (dir === undefined) return inner;
   mkdirSync(dir, { recursive: true });
   let n = 0;
-  return (r) => {
-    n += 1;
-    writeFileSync(join(dir, `${String(n).padStart(4, '0')}.json`), r.body);
+  return {
+    effect(e: Effect): void {
+      if (e.type === 'model_request') {
+        n += 1;
+        writeFileSync(join(dir, `${String(n).padStart(4, '0')}.json`), (e as ModelRequestEffect).body);
+      }
+      inner.effect(e);
+    },
+    host: (record) => inner.host(record),
   };
 }
 
@@ -130,15 +143,13 @@ async function openSession(
   const guest = await load(guestOptions);
   const handle = guest.open();
   const output = mode.output ?? outputFor(o);
-  // Without persist (inspect) no model is ever called: a stand-in backend, no key needed.
-  const backend: ModelBackend = mode.persist
-    ? backendFor(o, config, guest, mode.clock)
-    : { label: 'none', send: async () => undefined };
-  const onRequestSent = requestDumper(o.dumpRequests);
+  // Without persist (inspect) no model is ever called: a stand-in client, no key needed.
+  const model: ModelClient = mode.persist
+    ? modelFor(o, config, guest, mode.clock)
+    : { send: async function* () { /* never called */ } };
   const driver = new SessionDriver({
-    guest, handle, backend, clock: mode.clock, output,
+    guest, handle, model, clock: mode.clock, output: requestDumper(o.dumpRequests, output),
     retry: { maxRetries: o.maxRetries, baseMs: o.retryBaseMs, maxDelayMs: 30_000 },
-    ...(onRequestSent ? { onRequestSent } : {}),
   });
   return { guest, handle, driver, clock: mode.clock, config, output };
 }
@@ -321,7 +332,8 @@ export async function resumeCommand(args: string[], o: CliOptions, load: GuestLo
   const prepared = prepareResume(o.home, file);
   bindRollout(s, o.home, prepared.hostPath);
   s.output.host({ type: 'session', session_id: facts.sessionId, rollout: prepared.hostPath, ...(prepared.copied ? { copied_from: file } : {}) });
-  await s.driver.drive(s.driver.call('session.resume', { config: s.config, rollout: prepared.text }));
+  // The rollout crosses as bytes beside the JSON (never escaped into it).
+  await s.driver.drive(s.driver.call('session.resume', { config: s.config, rollout: Buffer.from(prepared.text, 'utf8') }));
   const release = onInterrupt(s.driver);
   try {
     let status = 0;
@@ -355,17 +367,18 @@ export async function inspectCommand(args: string[], o: CliOptions, load: GuestL
     return 0;
   }
   if (format === 'request') {
-    let body: string | undefined;
+    let body: Uint8Array | undefined;
     if (prompt !== undefined) {
       for (const e of driver.call('submit', { text: prompt })) {
         quiet.effect(e);
         if (e.type === 'model_request') body = e.body;
       }
     } else {
-      body = (driver.query('prompt_preview') as { body: string }).body;
+      body = (driver.query('prompt_preview') as { body: Uint8Array }).body;
     }
     if (body === undefined) throw new EngineError('internal', 'the engine produced no request');
-    process.stdout.write(body + '\n');
+    process.stdout.write(body);
+    process.stdout.write('\n');
     return 0;
   }
   for (const e of driver.call('submit', { text: prompt ?? '' })) quiet.effect(e);
@@ -404,7 +417,7 @@ export async function replayCommand(args: string[], o: CliOptions, load: GuestLo
     throw new HostInputError(`${file}: cannot read the rollout`);
   }
   const guest = await load();
-  const { ok, envelope } = guest.callResult(0, 'rollout.inspect', JSON.stringify({ text }));
+  const { ok, envelope } = guest.callResult(0, 'rollout.inspect', '{"text":{"$bytes":0}}', [Buffer.from(text, 'utf8')]);
   const parsed = JSON.parse(envelope) as { value?: { report: unknown; table: string }; error?: { code?: string; message?: string } };
   if (!ok || parsed.value === undefined) {
     throw new EngineError(parsed.error?.code ?? 'internal', `${file}: ${parsed.error?.message ?? 'no message'}`);

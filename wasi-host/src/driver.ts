@@ -1,21 +1,24 @@
 // SPDX-License-Identifier: MIT
-// SessionDriver: runs one engine session handle in the WASI guest and acts on its effects
+// SessionDriver: one engine session handle in the WASI guest, driven by the package's host loop
+// (`runTurn` and its model clients from 'agentctx'), so the CLI, the npm package and the
+// playground share one loop: the same effect order, backoff, jitter and Retry-After handling
 // (SPEC §2.3–§2.6, §2.8; ARCHITECTURE §6 "WASI host").
 // Invariants:
-//  - Effects are handled in the order the engine returns them. `persist` lines are already in
-//    the rollout when the host sees them (the guest glue appends + flushes them inside the call
-//    that produced them, `rollout.open`), so the driver never writes the rollout itself.
-//  - Events are shown as soon as a delivery returns them (text streams while the model does);
-//    tool calls, requests, errors and the turn end are queued and handled in order after.
+//  - The guest handle is a Caller through createCaller over the ABI (guest.ts transport): request
+//    bodies and other large bytes cross as attachments, never escaped into the envelope.
+//  - `persist` lines are already in the rollout when the host sees them (the guest glue appends
+//    + flushes them inside the call that produced them, `rollout.open`); the driver never
+//    writes the rollout itself.
+//  - Every other effect goes to the output as runTurn meets it (events stream while the model
+//    does); retries and give-ups become host records.
 //  - Host tool calls always get an output (the CLI runs none itself), so history never keeps a
-//    call without one; a user interrupt or a given-up retry ends the turn through `interrupt`,
-//    which records what is there (SPEC §2.6).
-//  - A retryable `error` waits max(retry_after_ms, base·2^(n−1) + jitter) (capped) and calls
-//    `retry`, at most `maxRetries` times per request; then the turn is interrupted and the
-//    outcome is `failed` with that error.
+//    call without one; a user interrupt or a given-up retry ends the turn through `interrupt`.
 //  - Every `now_ms` comes from the clock; a virtual clock only moves when told (scripts).
+import { createCaller, runTurn } from 'agentctx';
+import type {
+  Caller, Effect as PackageEffect, EngineMethods, ModelClient, SessionMethods, TurnResult,
+} from 'agentctx';
 import type { WasiGuest } from './guest.js';
-import type { Delivery, ModelBackend, ModelRequest } from './model.js';
 
 /** An engine error envelope, as an exception (`code`, one-line `message`). */
 export class EngineError extends Error {
@@ -27,13 +30,7 @@ export class EngineError extends Error {
   }
 }
 
-export type Effect =
-  | { type: 'persist'; lines: string[] }
-  | { type: 'event'; event: { type: string; [key: string]: unknown } }
-  | { type: 'error'; code: string; message: string; retryable: boolean; request_id?: string; retry_after_ms?: number }
-  | { type: 'tool_call'; call_id: string; name: string; server?: string; tool?: string; arguments: string }
-  | ModelRequest
-  | { type: 'turn_complete'; turn_id: string; reason: string; last_agent_message?: string };
+export type Effect = PackageEffect;
 
 /** A record the host adds to the output (retries, give-ups, session facts). */
 export type HostRecord = { type: string; [key: string]: unknown };
@@ -71,7 +68,7 @@ export class VirtualClock implements Clock {
 export interface RetryPolicy {
   /** Retries per request after the first attempt. */
   maxRetries: number;
-  /** First backoff step in ms (doubles each retry). */
+  /** First backoff step in ms (doubles each retry; jitter keeps half to all of it). */
   baseMs: number;
   /** Cap of the exponential part in ms. */
   maxDelayMs: number;
@@ -80,12 +77,11 @@ export interface RetryPolicy {
 export interface DriverOptions {
   guest: WasiGuest;
   handle: number;
-  backend: ModelBackend;
+  /** Who answers model requests (from the engine handle of the same guest, or HTTP). */
+  model: ModelClient;
   clock: Clock;
   output: EffectOutput;
   retry: RetryPolicy;
-  /** Called with every request body exactly as sent (before sending). */
-  onRequestSent?: (request: ModelRequest) => void;
   /** Jitter source in [0, 1) (default Math.random). */
   random?: () => number;
 }
@@ -100,25 +96,27 @@ export interface TurnOutcome {
   userInterrupt: boolean;
 }
 
-const SETTLING = new Set(['model_request', 'tool_call', 'turn_complete', 'error']);
-
-/** The backoff before retry number `n` (1-based): ≥ retryAfterMs, exponential + jitter. */
-export function retryDelay(policy: RetryPolicy, n: number, retryAfterMs: number | undefined, random: () => number): number {
-  const exp = Math.min(policy.maxDelayMs, policy.baseMs * 2 ** (n - 1));
-  const jittered = exp + Math.floor(random() * (exp / 4));
-  return Math.max(retryAfterMs ?? 0, jittered);
+/** The engine handle (0) of `guest` as a Caller, e.g. for mockModelClient. */
+export function engineCaller(guest: WasiGuest): Caller<EngineMethods> {
+  return createCaller<EngineMethods>(guest.transport(0));
 }
+
+const TURN_EFFECTS = new Set(['model_request', 'tool_call', 'turn_complete', 'error']);
 
 export class SessionDriver {
   readonly #o: DriverOptions;
-  readonly #attempts = new Map<string, number>();
+  readonly #session: Caller<SessionMethods>;
   #abort = new AbortController();
-  #interruptRequested = false;
   #busy = false;
-  #wake: (() => void) | undefined;
 
   constructor(options: DriverOptions) {
     this.#o = options;
+    this.#session = createCaller<SessionMethods>(options.guest.transport(options.handle));
+  }
+
+  /** The session handle as the package's Caller (typed calls, attachments resolved). */
+  get session(): Caller<SessionMethods> {
+    return this.#session;
   }
 
   /** One engine call on the session handle; `now_ms` is added. Error envelopes throw. */
@@ -127,12 +125,17 @@ export class SessionDriver {
     return value.effects ?? [];
   }
 
-  /** A call whose value is returned as is (queries); error envelopes throw. */
+  /** A call whose value is returned as is (queries); error envelopes throw EngineError. */
   query(method: string, input: Record<string, unknown> = {}): unknown {
-    const { ok, envelope } = this.#o.guest.callResult(this.#o.handle, method, JSON.stringify(input));
-    const parsed = JSON.parse(envelope) as { value?: unknown; error?: { code?: string; message?: string } };
-    if (!ok) throw new EngineError(parsed.error?.code ?? 'internal', parsed.error?.message ?? 'no message');
-    return parsed.value;
+    try {
+      return this.#session.call(method as never, input as never);
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (typeof code === 'string' && (e as { name?: unknown }).name === 'AgentctxError') {
+        throw new EngineError(code, (e as Error).message);
+      }
+      throw e;
+    }
   }
 
   /** True while drive() runs (a turn is being driven). */
@@ -142,150 +145,57 @@ export class SessionDriver {
 
   /** Asks the running turn to stop (Ctrl-C): the request is abandoned, then `interrupt`. */
   requestInterrupt(): void {
-    this.#interruptRequested = true;
     this.#abort.abort();
-    this.#wake?.();
   }
 
   /** Handles `effects` and everything they lead to, until the turn completes. */
   async drive(effects: Effect[]): Promise<TurnOutcome> {
+    // Effects of a call that starts no turn work (session.start, update, tick): show them.
+    if (!effects.some((e) => TURN_EFFECTS.has(e.type))) {
+      for (const e of effects) if (e.type !== 'persist') this.#o.output.effect(e);
+      return { reason: 'none', userInterrupt: false };
+    }
     this.#busy = true;
+    this.#abort = new AbortController();
+    const signal = this.#abort.signal;
     try {
-      return await this.#drive(effects);
+      const result = await runTurn(this.#session, {
+        effects,
+        model: this.#o.model,
+        tools: (call) => `unsupported call: ${call.name} (the agentctx CLI runs no host tools)`,
+        onEffect: (e) => {
+          if (e.type !== 'persist') this.#o.output.effect(e);
+        },
+        now: () => this.#o.clock.now(),
+        signal,
+        retry: {
+          maxRetries: this.#o.retry.maxRetries,
+          baseDelayMs: this.#o.retry.baseMs,
+          maxDelayMs: this.#o.retry.maxDelayMs,
+          ...(this.#o.random ? { random: this.#o.random } : {}),
+          onRetry: (r) => this.#o.output.host({
+            type: 'retry', request_id: r.request_id, attempt: r.attempt, of: r.of, delay_ms: r.delay_ms, code: r.error.code,
+          }),
+          onGiveUp: (g) => this.#o.output.host({
+            type: 'gave_up', ...(g.request_id !== undefined ? { request_id: g.request_id } : {}),
+            attempts: g.attempts, code: g.error.code, message: g.error.message,
+          }),
+        },
+      });
+      return outcomeOf(result, signal.aborted);
     } finally {
       this.#busy = false;
     }
   }
+}
 
-  async #drive(effects: Effect[]): Promise<TurnOutcome> {
-    this.#interruptRequested = false;
-    this.#abort = new AbortController();
-    const queue = [...effects];
-    const outcome: TurnOutcome = { reason: 'none', userInterrupt: false };
-    let gaveUp: { code: string; message: string } | undefined;
-    let lastError: { code: string; message: string } | undefined;
-    // A retryable error the host cannot retry (no request id) leaves the turn suspended: once
-    // nothing else is queued, `interrupt` ends it and the outcome is that error.
-    let stuck: { code: string; message: string } | undefined;
-    let interrupted = false;
-    // After a user interrupt, whatever is still queued (a request, tool calls, an error) is
-    // dropped unless the turn already ended; `interrupt` then ends it (once).
-    const checkInterrupt = (): void => {
-      if (!this.#interruptRequested || interrupted) return;
-      if (queue.some((e) => e.type === 'turn_complete')) return;
-      interrupted = true;
-      outcome.userInterrupt = true;
-      const events = queue.filter((e) => e.type === 'event');
-      queue.length = 0;
-      queue.push(...events, ...this.#interrupt());
-    };
-    while (queue.length > 0) {
-      checkInterrupt();
-      const effect = queue.shift();
-      if (effect === undefined) break;
-      switch (effect.type) {
-        case 'persist':
-          break;
-        case 'event':
-          this.#o.output.effect(effect);
-          break;
-        case 'error': {
-          this.#o.output.effect(effect);
-          lastError = { code: effect.code, message: effect.message };
-          if (effect.retryable && effect.request_id !== undefined) {
-            const next = await this.#retryOrGiveUp(effect);
-            if (next.gaveUp) gaveUp = lastError;
-            queue.push(...next.effects);
-          } else if (effect.retryable) {
-            stuck = lastError;
-          }
-          break;
-        }
-        case 'tool_call':
-          this.#o.output.effect(effect);
-          queue.push(...this.#deliver({
-            type: 'tool_output', call_id: effect.call_id,
-            output: `unsupported call: ${effect.name} (the agentctx CLI runs no host tools)`,
-          }));
-          break;
-        case 'model_request':
-          this.#o.output.effect(effect);
-          queue.push(...(await this.#request(effect)));
-          break;
-        case 'turn_complete':
-          this.#o.output.effect(effect);
-          outcome.reason = effect.reason as TurnOutcome['reason'];
-          outcome.turnId = effect.turn_id;
-          if (effect.last_agent_message !== undefined) outcome.lastAgentMessage = effect.last_agent_message;
-          break;
-      }
-      if (queue.length === 0) checkInterrupt();
-      if (queue.length === 0 && stuck !== undefined && outcome.reason === 'none') {
-        gaveUp = stuck;
-        stuck = undefined;
-        queue.push(...this.#interrupt());
-      }
-    }
-    if (gaveUp) {
-      outcome.reason = 'failed';
-      outcome.error = gaveUp;
-    } else if (outcome.reason === 'failed' && lastError) {
-      outcome.error = lastError;
-    }
-    return outcome;
-  }
-
-  #interrupt(): Effect[] {
-    return this.call('interrupt');
-  }
-
-  #deliver(delivery: Record<string, unknown>): Effect[] {
-    return this.call('deliver', { delivery });
-  }
-
-  /** Sends one model request; events are shown now, the rest is returned in order. */
-  async #request(request: ModelRequest): Promise<Effect[]> {
-    this.#attempts.set(request.id, request.attempt);
-    this.#o.onRequestSent?.(request);
-    const later: Effect[] = [];
-    let settled = false;
-    const sink = (delivery: Delivery): boolean => {
-      if (settled) return true;
-      for (const e of this.#deliver(delivery)) {
-        if (e.type === 'event') this.#o.output.effect(e);
-        else if (e.type !== 'persist') later.push(e);
-        if (SETTLING.has(e.type)) settled = true;
-      }
-      return settled;
-    };
-    await this.#o.backend.send(request, sink, this.#abort.signal);
-    return later;
-  }
-
-  async #retryOrGiveUp(error: Extract<Effect, { type: 'error' }>): Promise<{ effects: Effect[]; gaveUp: boolean }> {
-    const id = error.request_id as string;
-    const attempt = this.#attempts.get(id) ?? 1;
-    const policy = this.#o.retry;
-    if (attempt > policy.maxRetries) {
-      this.#o.output.host({ type: 'gave_up', request_id: id, attempts: attempt, code: error.code, message: error.message });
-      return { effects: this.#interrupt(), gaveUp: true };
-    }
-    const delay = retryDelay(policy, attempt, error.retry_after_ms, this.#o.random ?? Math.random);
-    this.#o.output.host({ type: 'retry', request_id: id, attempt: attempt + 1, of: policy.maxRetries + 1, delay_ms: delay, code: error.code });
-    await this.#sleep(delay);
-    if (this.#interruptRequested) return { effects: [], gaveUp: false };
-    return { effects: this.call('retry', { request_id: id }), gaveUp: false };
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.#wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#wake = done;
-    });
-  }
+function outcomeOf(result: TurnResult, userInterrupt: boolean): TurnOutcome {
+  const outcome: TurnOutcome = {
+    reason: result.gaveUp ? 'failed' : result.reason,
+    turnId: result.turn_id,
+    userInterrupt: userInterrupt && !result.gaveUp && result.reason === 'interrupted',
+  };
+  if (result.last_agent_message !== undefined) outcome.lastAgentMessage = result.last_agent_message;
+  if (result.error !== undefined) outcome.error = { code: result.error.code, message: result.error.message };
+  return outcome;
 }

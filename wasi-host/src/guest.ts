@@ -7,17 +7,22 @@
 //    are wrapped by sandbox.ts (read-only roots, host-side symlink containment).
 //  - One instance per WasiGuest; wasi.initialize() runs exactly once.
 //  - call() copies UTF-8 in through actx_alloc/actx_free and the envelope out through a view
-//    made after the call (memory growth detaches older views).
+//    made after the call (memory growth detaches older views). Input attachments are written
+//    into actx_attach buffers (one copy each, each view made right after its allocation);
+//    output attachments are copied out once by attachment() (ABI 2, agentctx_abi.h).
+//  - Guest pointers are unsigned 32-bit: every pointer an export returns is read with `>>> 0`
+//    (a heap above 2 GiB would otherwise read as negative).
 //  - A trap (any throw out of an export, including proc_exit) drops the instance for good and
 //    raises AgentctxHostError code `guest_trap`; the instance is never reused.
 //  - Uses the global `process` only where needed and never imports node:process (it would make
 //    fd 0 non-blocking for the guest).
 import { readFile } from 'node:fs/promises';
 import { WASI } from 'node:wasi';
+import type { RawTransport } from 'agentctx';
 import { SandboxRoot, wrapWasiImports } from './sandbox.js';
 
 /** The C ABI revision this host speaks (agentctx_abi.h). */
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
 
 /** The actx_* exports of agentctx_abi.h. */
 interface AbiExports {
@@ -30,6 +35,10 @@ interface AbiExports {
   actx_call(handle: number, method: number, methodLen: number, input: number, inputLen: number): number;
   actx_output_ptr(handle: number): number;
   actx_output_len(handle: number): number;
+  actx_attach(handle: number, size: number): number;
+  actx_attachment_count(handle: number): number;
+  actx_attachment_ptr(handle: number, index: number): number;
+  actx_attachment_len(handle: number, index: number): number;
 }
 
 /** A host-side failure with an agentctx error code (`guest_trap`, `bad_handle`, …). */
@@ -137,7 +146,7 @@ export class WasiGuest {
 
   /** Opens a session slot (with its `workspace` FileSystem); returns its handle. */
   open(): number {
-    const handle = this.#run((abi) => abi.actx_open());
+    const handle = this.#run((abi) => abi.actx_open() >>> 0);
     if (handle === 0) throw new AgentctxHostError('internal', 'the session table is full');
     return handle;
   }
@@ -152,13 +161,21 @@ export class WasiGuest {
     return this.callResult(handle, method, inputJson).envelope;
   }
 
-  /** call(), plus whether the envelope is ok. A bad handle raises `bad_handle`. */
-  callResult(handle: number, method: string, inputJson: string): CallResult {
+  /**
+   * call(), plus whether the envelope is ok. `inputs[i]` is input attachment i (named
+   * `{"$bytes": i}` in the JSON). A bad handle raises `bad_handle`.
+   */
+  callResult(handle: number, method: string, inputJson: string, inputs: readonly Uint8Array[] = []): CallResult {
     const m = encoder.encode(method);
     const input = encoder.encode(inputJson);
     return this.#run((abi) => {
+      for (const bytes of inputs) {
+        const at = abi.actx_attach(handle, bytes.length) >>> 0;
+        if (at === 0) throw new AgentctxHostError('bad_handle', `no open session has handle ${handle}`);
+        new Uint8Array(abi.memory.buffer, at, bytes.length).set(bytes); // a view made after the allocation
+      }
       const size = m.length + input.length;
-      const ptr = abi.actx_alloc(size);
+      const ptr = abi.actx_alloc(size) >>> 0;
       if (ptr === 0) throw new Error(`actx_alloc(${size}) failed`); // an out-of-memory guest is dead
       const dst = new Uint8Array(abi.memory.buffer, ptr, size);
       dst.set(m, 0);
@@ -167,12 +184,36 @@ export class WasiGuest {
       const rc = abi.actx_call(handle, ptr, m.length, ptr + m.length, input.length);
       abi.actx_free(ptr, size);
       if (rc === -1) throw new AgentctxHostError('bad_handle', `no open session has handle ${handle}`);
-      const out = abi.actx_output_ptr(handle);
-      const len = abi.actx_output_len(handle);
+      const out = abi.actx_output_ptr(handle) >>> 0;
+      const len = abi.actx_output_len(handle) >>> 0;
       // A fresh view: the call may have grown (and detached) the memory.
       const envelope = decoder.decode(new Uint8Array(abi.memory.buffer, out, len));
       return { ok: rc === 0, envelope };
     });
+  }
+
+  /** How many output attachments the last call on `handle` has. */
+  attachmentCount(handle: number): number {
+    return this.#run((abi) => abi.actx_attachment_count(handle) >>> 0);
+  }
+
+  /** A copy of output attachment `index` of the last call on `handle`. */
+  attachment(handle: number, index: number): Uint8Array {
+    return this.#run((abi) => {
+      const ptr = abi.actx_attachment_ptr(handle, index) >>> 0;
+      const len = abi.actx_attachment_len(handle, index) >>> 0;
+      if (ptr === 0) return new Uint8Array(0);
+      return new Uint8Array(abi.memory.buffer, ptr, len).slice();
+    });
+  }
+
+  /** `handle` as a raw transport for the package's createCaller (and so runTurn). */
+  transport(handle: number): RawTransport {
+    return {
+      call: (method, json, inputs) => this.callResult(handle, method, json, inputs).envelope,
+      attachmentCount: () => this.attachmentCount(handle),
+      attachment: (index) => this.attachment(handle, index),
+    };
   }
 
   /** Runs `f` against the live instance; a throw from the guest drops it (`guest_trap`). */

@@ -31,7 +31,7 @@ export class JsonOutput implements EffectOutput {
     if (effect.type === 'persist') return;
     if (effect.type === 'model_request') {
       const { body, ...rest } = effect;
-      this.#out.write(JSON.stringify({ ...rest, body_bytes: Buffer.byteLength(body) }) + '\n');
+      this.#out.write(JSON.stringify({ ...rest, body_bytes: body.length }) + '\n');
       return;
     }
     this.#out.write(JSON.stringify(effect) + '\n');
@@ -77,7 +77,7 @@ export class HumanOutput implements EffectOutput {
   effect(effect: Effect): void {
     switch (effect.type) {
       case 'event':
-        this.#event(effect.event);
+        this.#event(effect.event as unknown as { type: string; [key: string]: unknown });
         break;
       case 'error':
         this.#note(`agentctx: ${effect.code}: ${effect.message}${effect.retryable ? ' (retryable)' : ''}`);
@@ -148,7 +148,9 @@ export class HumanOutput implements EffectOutput {
           `(attempt ${String(record['attempt'])} of ${String(record['of'])})`);
         break;
       case 'gave_up':
-        this.#note(`agentctx: giving up on ${String(record['request_id'])} after ${String(record['attempts'])} attempts`);
+        this.#note(record['request_id'] === undefined
+          ? `agentctx: ${String(record['code'])} cannot be retried (no request id): ending the turn`
+          : `agentctx: giving up on ${String(record['request_id'])} after ${String(record['attempts'])} attempts`);
         break;
       case 'session':
         if (record['rollout'] !== undefined) this.#note(`agentctx: session ${String(record['session_id'])}, rollout ${String(record['rollout'])}`);

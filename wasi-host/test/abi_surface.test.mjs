@@ -26,7 +26,8 @@ const module = new WebAssembly.Module(readFileSync(WASM));
 test('the header declares the ABI of ARCHITECTURE §6', () => {
   assert.deepEqual(headerExports(header), [
     'actx_abi_version', 'actx_alloc', 'actx_free', 'actx_open', 'actx_close', 'actx_call',
-    'actx_output_ptr', 'actx_output_len',
+    'actx_output_ptr', 'actx_output_len', 'actx_attach', 'actx_attachment_count',
+    'actx_attachment_ptr', 'actx_attachment_len',
   ]);
 });
 

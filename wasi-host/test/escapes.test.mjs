@@ -13,8 +13,8 @@ import { DIST, listFiles, loadHost, runCli, tempTree } from './helpers.mjs';
 
 const host = await loadHost();
 const { WasiGuest } = host;
-const { SessionDriver, WallClock } = await import(join(DIST, 'driver.js'));
-const { MockBackend } = await import(join(DIST, 'model.js'));
+const { SessionDriver, WallClock, engineCaller } = await import(join(DIST, 'driver.js'));
+const { mockModelClient } = await import(join(DIST, '..', 'index.node.js'));
 const config = await import(join(DIST, 'config.js'));
 const script = await import(join(DIST, 'script.js'));
 
@@ -52,7 +52,7 @@ async function toolCase(c) {
   const events = [];
   const output = { effect: (e) => events.push(e), host: (r) => events.push(r) };
   const driver = new SessionDriver({
-    guest, handle, clock, output, backend: new MockBackend(guest, () => clock.now()),
+    guest, handle, clock, output, model: mockModelClient(engineCaller(guest), { now: () => clock.now() }),
     retry: { maxRetries: 0, baseMs: 0, maxDelayMs: 0 },
   });
   const flags = { writable, home: true, cwd: '/workspace', trust: true };

@@ -15,7 +15,7 @@ after(ws.cleanup);
 const guest = await WasiGuest.load({ workspace: ws.dir });
 
 test('version on the engine handle', () => {
-  assert.equal(ABI_VERSION, 1);
+  assert.equal(ABI_VERSION, 2);
   assert.equal(guest.call(0, 'version', '{}'), `{"v":1,"ok":true,"value":{"version":"${version}"}}`);
 });
 

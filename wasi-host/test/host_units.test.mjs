@@ -10,9 +10,8 @@ import { DIST, loadHost } from './helpers.mjs';
 
 await loadHost();
 const config = await import(join(DIST, 'config.js'));
-const { retryDelay } = await import(join(DIST, 'driver.js'));
+const { retryDelayMs, openAIResponsesClient, redactSecret } = await import(join(DIST, '..', 'index.node.js'));
 const { HumanOutput, JsonOutput } = await import(join(DIST, 'output.js'));
-const { HttpBackend, redact } = await import(join(DIST, 'model.js'));
 const { parseMockClock } = await import(join(DIST, 'serve_mock.js'));
 
 const sink = () => {
@@ -50,22 +49,24 @@ describe('config', () => {
   });
 });
 
-describe('retry delay', () => {
-  const policy = { maxRetries: 4, baseMs: 100, maxDelayMs: 1000 };
-  test('exponential with up to 25% jitter, capped', () => {
-    assert.deepEqual([1, 2, 3, 4, 5].map((n) => retryDelay(policy, n, undefined, () => 0)), [100, 200, 400, 800, 1000]);
-    assert.deepEqual([1, 2].map((n) => retryDelay(policy, n, undefined, () => 0.999)), [124, 249]);
+// The CLI runs the package's host loop: its backoff is the package's (one formula everywhere).
+describe('retry delay (the package\'s, as the CLI uses it)', () => {
+  const at = (n, random, retryAfter) =>
+    retryDelayMs(n, retryAfter === undefined ? {} : { retry_after_ms: retryAfter }, { baseDelayMs: 100, maxDelayMs: 1000, random });
+  test('exponential, capped, jitter keeps half to all of the step', () => {
+    assert.deepEqual([1, 2, 3, 4, 5].map((n) => at(n, () => 0)), [50, 100, 200, 400, 500]);
+    assert.deepEqual([1, 2, 5].map((n) => at(n, () => 0.999)), [100, 200, 1000]);
   });
   test('never below retry_after_ms', () => {
-    assert.equal(retryDelay(policy, 1, 1898, () => 0.5), 1898);
-    assert.equal(retryDelay(policy, 3, 20, () => 0), 400);
+    assert.equal(at(1, () => 0.5, 1898), 1898);
+    assert.equal(at(3, () => 0, 20), 200);
   });
 });
 
 describe('output', () => {
   const delta = (d) => ({ type: 'event', event: { type: 'text_delta', request_id: 'req-1', delta: d } });
   const message = (t) => ({ type: 'event', event: { type: 'item_done', origin: 'model', item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: t }] } } });
-  const request = { type: 'model_request', id: 'req-1', purpose: 'turn', endpoint: 'responses', attempt: 1, body: '{"x":"é"}' };
+  const request = { type: 'model_request', id: 'req-1', purpose: 'turn', endpoint: 'responses', attempt: 1, body: new TextEncoder().encode('{"x":"é"}') };
   const done = { type: 'turn_complete', turn_id: 'turn-1', reason: 'completed', last_agent_message: 'Hello' };
 
   test('a terminal streams deltas; a retry discards the partial line', () => {
@@ -113,11 +114,11 @@ describe('output', () => {
   });
 });
 
-describe('HTTP backend', () => {
+describe('HTTP client (the package\'s openAIResponsesClient, as the CLI uses it)', () => {
   test('redact', () => {
-    assert.equal(redact('a sk-1 b sk-1', 'sk-1'), 'a *** b ***');
-    assert.equal(redact('a', undefined), 'a');
-    assert.equal(redact('a', ''), 'a');
+    assert.equal(redactSecret('a sk-1 b sk-1', 'sk-1'), 'a *** b ***');
+    assert.equal(redactSecret('a', undefined), 'a');
+    assert.equal(redactSecret('a', ''), 'a');
   });
 
   test('streams SSE chunks as they come, posts compact bodies, reports errors with their body', async () => {
@@ -141,28 +142,30 @@ describe('HTTP backend', () => {
     });
     await new Promise((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${server.address().port}/v1/`;
-    try {
-      const backend = new HttpBackend({ baseUrl: base, apiKey: 'sk-secret', timeoutMs: 2000 });
-      const signal = new AbortController().signal;
+    const bytes = (text) => new TextEncoder().encode(text);
+    const send = async (client, request) => {
       const got = [];
-      const collect = (d) => { got.push(d); return false; };
-      await backend.send({ id: 'req-1', endpoint: 'responses', body: '{"a":1}' }, collect, signal);
+      for await (const d of client.send(request, {})) got.push(d);
+      return got;
+    };
+    try {
+      const client = openAIResponsesClient({ baseUrl: base, apiKey: 'sk-secret', timeoutMs: 2000 });
+      let got = await send(client, { id: 'req-1', endpoint: 'responses', body: bytes('{"a":1}') });
       assert.ok(got.length >= 3, JSON.stringify(got)); // at least two chunks, then end
-      assert.equal(got.filter((d) => d.sse).map((d) => d.sse).join(''), 'data: {"type":"response.created"}\n\n');
+      assert.equal(got.filter((d) => d.sse).map((d) => Buffer.from(d.sse).toString('utf8')).join(''), 'data: {"type":"response.created"}\n\n');
       assert.deepEqual(got.at(-1), { type: 'model_events', request_id: 'req-1', end: true });
-      got.length = 0;
-      await backend.send({ id: 'req-2', endpoint: 'responses/compact', body: '{"b":2}' }, collect, signal);
+      got = await send(client, { id: 'req-2', endpoint: 'responses/compact', body: bytes('{"b":2}') });
       assert.deepEqual(got, [{ type: 'model_response', request_id: 'req-2', body: '{"output":[]}' }]);
-      got.length = 0;
-      await backend.send({ id: 'req-3', endpoint: 'other', body: '{}' }, collect, signal);
-      assert.deepEqual(got, [{ type: 'model_error', request_id: 'req-3', status: 503, body: '{"error":{"message":"busy, key=***"}}' }]);
+      got = await send(client, { id: 'req-3', endpoint: 'other', body: bytes('{}') });
+      assert.equal(got.length, 1);
+      assert.deepEqual({ ...got[0], message: undefined }, { type: 'model_error', request_id: 'req-3', status: 503, body: '{"error":{"message":"busy, key=***"}}', message: undefined });
       assert.deepEqual(seen.map((s) => [s.url, s.body, s.auth, s.accept]), [
         ['/v1/responses', '{"a":1}', 'Bearer sk-secret', 'text/event-stream'],
         ['/v1/responses/compact', '{"b":2}', 'Bearer sk-secret', 'application/json'],
         ['/v1/other', '{}', 'Bearer sk-secret', 'application/json'],
       ]);
-      // Without a key no authorization header is sent.
-      await new HttpBackend({ baseUrl: base, apiKey: undefined, timeoutMs: 2000 }).send({ id: 'r', endpoint: 'responses/compact', body: '{}' }, collect, signal);
+      // Without a key (a local server) no authorization header is sent.
+      await send(openAIResponsesClient({ baseUrl: base, timeoutMs: 2000 }), { id: 'r', endpoint: 'responses/compact', body: bytes('{}') });
       assert.equal(seen.at(-1).auth, undefined);
     } finally {
       server.closeAllConnections();

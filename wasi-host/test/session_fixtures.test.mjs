@@ -32,7 +32,8 @@ for (const name of listCases()) {
       const handle = guest.open();
       const result = runSessionScript(script, {
         session: (method, json) => guest.call(handle, method, json),
-        engine: (method, json) => guest.call(0, method, json),
+        attachment: (index) => guest.attachment(handle, index),
+        engine: (method, json, inputs) => guest.callResult(0, method, json, inputs).envelope,
         write,
         remove: (path) => unlinkSync(hostPath(path)),
       });

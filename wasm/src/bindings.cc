@@ -4,8 +4,15 @@
 //   new Engine()                      one per AgentctxEngine (the TS layer never hands it out)
 //   open(fileSystems) -> handle       fileSystems: undefined | {name: JS FileSystem object}
 //   call(handle, method, json) -> envelope string
+//   inputBuffer(length) -> Uint8Array view of a fresh input attachment for the next call()
+//   attachmentCount(handle) -> n;  attachment(handle, i) -> Uint8Array view of output bytes
 //   close(handle)
 //   version() -> "0.1.0"
+// Attachments (agentctx/engine.h): inputBuffer(n) appends input attachment k (k = how many
+// came before since the last call) and hands back a view the caller fills at once (any later
+// call into the module may grow memory and detach it); call() consumes them. attachment() is a
+// view of bytes the engine owns until the next call on that handle: the caller copies it (one
+// copy, e.g. view.slice()) before calling again.
 // Invariants: no method throws or aborts on bad input. open() answers 0 for a full table or a
 // malformed fileSystems argument (nothing is registered then); call() always returns an envelope.
 // Nothing else is bound: no value_object, vectors or returned objects (no per-object leaks).
@@ -13,6 +20,7 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <utility>
@@ -50,7 +58,26 @@ class EngineBinding {
   }
 
   std::string Call(std::uint32_t handle, std::string method, std::string input_json) {
-    return engine_.Call(handle, method, input_json);
+    std::vector<std::string_view> views(inputs_.begin(), inputs_.end());
+    std::string out = engine_.Call(handle, method, input_json, views);
+    inputs_.clear();
+    return out;
+  }
+
+  val InputBuffer(std::uint32_t length) {
+    inputs_.emplace_back(length, '\0');  // deque: earlier buffers never move
+    return val(emscripten::typed_memory_view(
+        length, reinterpret_cast<std::uint8_t*>(inputs_.back().data())));
+  }
+
+  std::uint32_t AttachmentCount(std::uint32_t handle) const {
+    return engine_.AttachmentCount(handle);
+  }
+
+  val Attachment(std::uint32_t handle, std::uint32_t index) const {
+    std::string_view bytes = engine_.Attachment(handle, index);
+    return val(emscripten::typed_memory_view(bytes.size(),
+                                             reinterpret_cast<const std::uint8_t*>(bytes.data())));
   }
 
   void Close(std::uint32_t handle) { engine_.Close(handle); }
@@ -59,6 +86,7 @@ class EngineBinding {
 
  private:
   Engine engine_;
+  std::deque<std::string> inputs_;  // input attachments of the next call
 };
 
 }  // namespace
@@ -69,6 +97,9 @@ EMSCRIPTEN_BINDINGS(agentctx) {
       .constructor<>()
       .function("open", &agentctx::EngineBinding::Open)
       .function("call", &agentctx::EngineBinding::Call)
+      .function("inputBuffer", &agentctx::EngineBinding::InputBuffer)
+      .function("attachmentCount", &agentctx::EngineBinding::AttachmentCount)
+      .function("attachment", &agentctx::EngineBinding::Attachment)
       .function("close", &agentctx::EngineBinding::Close)
       .function("version", &agentctx::EngineBinding::Version);
 }

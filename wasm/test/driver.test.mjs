@@ -55,8 +55,8 @@ test('a mock turn runs a built-in tool call and answers, streaming text and pers
   assert.deepEqual(result.errors, []);
   assert.deepEqual(requests.map((r) => [r.id, r.attempt, r.endpoint]), [['req-1', 1, 'responses'], ['req-2', 1, 'responses']]);
   // The second request extends the first byte for byte (prefix stability).
-  const input1 = requests[0].body.slice(0, requests[0].body.indexOf('],"tools":'));
-  assert.ok(requests[1].body.startsWith(input1));
+  const input1 = requests[0].bodyText.slice(0, requests[0].bodyText.indexOf('],"tools":'));
+  assert.ok(requests[1].bodyText.startsWith(input1));
 
   const call = events.find((e) => e.type === 'item_done' && e.item.type === 'function_call');
   assert.equal(call.item.name, 'read_file');
@@ -172,7 +172,7 @@ function sse(events) {
 }
 const scripted = {
   async *send(request) {
-    const body = JSON.parse(request.body);
+    const body = JSON.parse(request.bodyText);
     const outputs = body.input.filter((i) => i.type === 'function_call_output');
     const items = outputs.length === 0
       ? [

@@ -125,3 +125,35 @@ test('the generated ErrorCode list is exported and complete', () => {
   assert.equal(isErrorCode('not_found'), true);
   assert.equal(isErrorCode('NotFound'), false);
 });
+
+// ARCHITECTURE §6: large bytes cross beside the envelope, never escaped into it.
+test('request bodies are bytes with a lazy text; large inputs go in as bytes', async () => {
+  const { createMemoryFileSystem } = await import('agentctx');
+  const engine = await createEngine();
+  const session = engine.openSession({ workspace: createMemoryFileSystem({ '/repo/AGENTS.md': 'be kind' }) });
+  const config = { session_id: 's-att', model: { slug: 'mock-1' }, environments: [{ id: 'local', cwd: '/repo', fs: 'workspace' }] };
+  const start = session.call('session.start', { config, now_ms: 0 });
+  const rollout = start.effects.filter((e) => e.type === 'persist').flatMap((e) => e.lines);
+  const { effects } = session.call('submit', { text: 'hi', now_ms: 1 });
+  const request = effects.find((e) => e.type === 'model_request');
+  assert.ok(request.body instanceof Uint8Array);
+  assert.ok(!Object.keys(request).includes('bodyText'), 'the text accessor is not enumerable');
+  assert.equal(request.bodyText, new TextDecoder().decode(request.body));
+  assert.ok(request.bodyText.startsWith('{"model":"mock-1",'));
+  // The raw envelope names the body by reference; attachment(0) has the same bytes.
+  const raw = session.callRaw('prompt_preview', '{}');
+  assert.match(raw, /^\{"v":1,"ok":true,"value":\{"body":\{"\$bytes":0,"length":\d+\}\}\}$/);
+  assert.deepEqual(session.attachment(0), request.body);
+  assert.throws(() => session.attachment(1), { code: 'invalid_input' });
+  // mock.respond takes the body bytes; its answer completes the turn.
+  const { body: sse } = engine.call('mock.respond', { endpoint: 'responses', body: request.body, now_ms: 2 });
+  assert.match(sse, /response\.completed/);
+  for (const e of effects.filter((x) => x.type === 'persist')) rollout.push(...e.lines);
+  // Resume and rollout.inspect take rollout bytes; a bad reference is invalid_input.
+  const bytes = new TextEncoder().encode(rollout.join('\n') + '\n');
+  const other = engine.openSession({ workspace: createMemoryFileSystem({ '/repo/AGENTS.md': 'be kind' }) });
+  assert.ok(Array.isArray(other.call('session.resume', { config, rollout: bytes, now_ms: 3 }).effects));
+  assert.ok(engine.call('rollout.inspect', { text: bytes }).report);
+  assert.throws(() => engine.callJson('rollout.inspect', '{"text":{"$bytes":1}}', [bytes]), { code: 'invalid_input' });
+  engine.dispose();
+});

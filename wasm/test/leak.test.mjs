@@ -61,6 +61,9 @@ test('a session keeps its engine alive; a dropped engine deletes its native Engi
   const native = {
     open: () => 1,
     call: () => '{"v":1,"ok":true,"value":{"open_handles":1}}',
+    inputBuffer: (n) => new Uint8Array(n),
+    attachmentCount: () => 0,
+    attachment: () => new Uint8Array(0),
     close() {},
     version: () => '0.0.0',
     delete() { deleted++; },

@@ -57,7 +57,8 @@ for (const name of listCases()) {
     try {
       const result = runSessionScript(script, {
         session: (method, json) => session.callRaw(method, json),
-        engine: (method, json) => engine.callRaw(method, json),
+        attachment: (index) => session.attachment(index),
+        engine: (method, json, inputs) => engine.callRaw(method, json, inputs),
         write: (path, text) => ws.write(path, text),
         remove: (path) => ws.remove(path),
       });

@@ -13,7 +13,9 @@ export type {
   AgentctxEngine, Caller, EngineMethods, EngineOptions, EngineStats, SessionHandle, SessionMethods,
 } from './types.js';
 export type * from './protocol.js';
-export { mockModelClient, openAIResponsesClient } from './model_clients.js';
+export { createCaller } from './caller.js';
+export type { RawTransport } from './caller.js';
+export { mockModelClient, openAIResponsesClient, redactSecret } from './model_clients.js';
 export type { MockModelClientOptions, OpenAIResponsesClientOptions } from './model_clients.js';
 export { retryDelayMs, runTurn } from './driver.js';
 export type { ModelClient, RetryOptions, RunTurnOptions, ToolHandler, TurnResult } from './driver.js';

@@ -6,8 +6,10 @@
 //     onPersist (awaited) before any later effect of the same call is acted on.
 //  2. The engine never retries transport failures: on a retryable `error` the driver waits
 //     (exponential backoff with jitter, at least `retry_after_ms`) and calls `retry`, up to
-//     `maxRetries` per request, then `interrupt`s the turn. A non-retryable error ends the turn
-//     inside the engine (`turn_complete{reason:"failed"}`).
+//     `maxRetries` per request, then `interrupt`s the turn (`gaveUp`, the error in `error`). A
+//     retryable error without a request id cannot be retried: the turn is interrupted the same
+//     way. A non-retryable error ends the turn inside the engine
+//     (`turn_complete{reason:"failed"}`).
 //  3. Host tool calls of one step run concurrently; their outputs are delivered as they finish
 //     (the engine records them in call order). A throwing handler becomes a text output.
 //  4. Aborting `signal` interrupts the turn (`turn_complete{reason:"interrupted"}`).
@@ -18,7 +20,7 @@ import type {
   AgentctxEvent, Effect, EffectsResult, ErrorEffect, ModelDelivery, ModelRequestEffect,
   SubmitInput, ToolCallEffect, ToolOutput, TurnCompleteEffect,
 } from './protocol.js';
-import type { SessionHandle } from './types.js';
+import type { Caller, SessionMethods } from './types.js';
 
 /** Turns one `model_request` into its deliveries (SPEC §2.4). */
 export interface ModelClient {
@@ -48,6 +50,10 @@ export interface RetryOptions {
   random?: () => number;
   /** Waits `ms` (default setTimeout); reject when `signal` aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Told before each retry's wait (e.g. to show "retrying in 2 s"). */
+  onRetry?: (info: { request_id: string; attempt: number; of: number; delay_ms: number; error: ErrorEffect }) => void;
+  /** Told when a request's retries are used up (or it cannot be retried); the turn is then interrupted. */
+  onGiveUp?: (info: { request_id?: string; attempts: number; error: ErrorEffect }) => void;
 }
 
 export interface RunTurnOptions {
@@ -78,6 +84,10 @@ export interface TurnResult {
   last_agent_message?: string;
   /** Every `error` effect seen during the turn, retried ones included. */
   errors: ErrorEffect[];
+  /** The error that ended the turn (the engine's failure, or the one retries gave up on). */
+  error?: ErrorEffect;
+  /** True when runTurn stopped retrying and interrupted the turn (reason is `interrupted`). */
+  gaveUp: boolean;
   /** model_request effects sent (retries included). */
   requests: number;
 }
@@ -120,7 +130,7 @@ function toolFailure(call: ToolCallEffect, error: unknown): string {
  * failures. Resolves with the turn's outcome; throws AgentctxError for a rejected call (e.g.
  * `turn_in_progress`) or when the engine leaves nothing to act on.
  */
-export async function runTurn(session: SessionHandle, options: RunTurnOptions): Promise<TurnResult> {
+export async function runTurn(session: Caller<SessionMethods>, options: RunTurnOptions): Promise<TurnResult> {
   const now = options.now ?? Date.now;
   const retry = options.retry ?? {};
   const maxRetries = retry.maxRetries ?? 4;
@@ -130,6 +140,7 @@ export async function runTurn(session: SessionHandle, options: RunTurnOptions): 
   const retries = new Map<string, number>();
   let requests = 0;
   let interrupted = false;
+  let gaveUp: ErrorEffect | undefined;
 
   const call = (method: string, input: Record<string, unknown>): Effect[] =>
     session.call<EffectsResult>(method, { ...input, now_ms: now() }).effects;
@@ -179,8 +190,10 @@ export async function runTurn(session: SessionHandle, options: RunTurnOptions): 
   for (;;) {
     const { request, complete, failure, toolCalls } = pending;
     if (complete !== undefined) {
-      const result: TurnResult = { turn_id: complete.turn_id, reason: complete.reason, errors, requests };
+      const result: TurnResult = { turn_id: complete.turn_id, reason: complete.reason, errors, requests, gaveUp: gaveUp !== undefined };
       if (complete.last_agent_message !== undefined) result.last_agent_message = complete.last_agent_message;
+      const error = gaveUp ?? (complete.reason === 'failed' ? errors[errors.length - 1] : undefined);
+      if (error !== undefined) result.error = error;
       return result;
     }
     const next: Pending = { toolCalls: [] };
@@ -198,13 +211,25 @@ export async function runTurn(session: SessionHandle, options: RunTurnOptions): 
       retries.set(id, attempt);
       let waited = attempt <= maxRetries;
       if (waited) {
+        const delay = retryDelayMs(attempt, failure, retry);
+        retry.onRetry?.({ request_id: id, attempt: attempt + 1, of: maxRetries + 1, delay_ms: delay, error: failure });
         try {
-          await sleep(retryDelayMs(attempt, failure, retry), signal);
+          await sleep(delay, signal);
         } catch {
           waited = false;
         }
+      } else {
+        gaveUp = failure;
+        retry.onGiveUp?.({ request_id: id, attempts: attempt, error: failure });
       }
+      if (!waited) interrupted = true;
       await absorb(waited ? call('retry', { request_id: id }) : call('interrupt', {}), next);
+    } else if (failure?.retryable === true && !interrupted) {
+      // Retryable, but without a request to retry: the turn is suspended; end it.
+      gaveUp = failure;
+      retry.onGiveUp?.({ attempts: 0, error: failure });
+      interrupted = true;
+      await absorb(call('interrupt', {}), next);
     } else {
       throw new AgentctxError('invalid_state',
         'runTurn: the session returned no model request, tool call or turn_complete to act on');

@@ -9,6 +9,12 @@ export interface EmbindEngine {
   open(fileSystems: Record<string, object> | undefined): number;
   /** Dispatches `method` on `handle` (0 = the engine); always returns an envelope string. */
   call(handle: number, method: string, json: string): string;
+  /** A view of a fresh input attachment for the next call(); fill it at once. */
+  inputBuffer(length: number): Uint8Array;
+  /** Output attachments of the last call on `handle`. */
+  attachmentCount(handle: number): number;
+  /** A view of output attachment `index` (valid until the next call; copy it). */
+  attachment(handle: number, index: number): Uint8Array;
   /** Closes a handle; unknown handles are ignored. */
   close(handle: number): void;
   /** The engine version, e.g. "0.1.0". */

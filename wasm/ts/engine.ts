@@ -6,25 +6,16 @@
 //     session keeps its engine alive).
 //  2. A session is a plain object holding a handle: close() (or [Symbol.dispose]) releases it,
 //     a FinalizationRegistry closes handles of sessions that were dropped unclosed.
-//  3. Generic over methods: every call is call(handle, method, json) -> envelope; error
+//  3. Generic over methods: every call is call(handle, method, json, inputs) -> envelope; error
 //     envelopes become AgentctxError (errors.ts). Known methods get types via EngineMethods /
 //     SessionMethods (interfaces other modules may augment).
+//  4. Attachments (attachments.ts): Uint8Array inputs are written straight into module memory
+//     (one copy each), output bytes are copied out once, before any other call into the module.
+import { createCaller, type RawTransport } from './caller.js';
 import type { EmbindEngine } from './embind_module.js';
-import { AgentctxError, unwrapEnvelope } from './errors.js';
+import { AgentctxError } from './errors.js';
 import { guardFileSystems, type FileSystem } from './file_system.js';
-import type { AgentctxEngine, EngineStats, SessionHandle } from './types.js';
-
-function serialise(input: unknown): string {
-  if (input === undefined) return '{}';
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(input);
-  } catch (cause) {
-    throw new AgentctxError('invalid_input', 'the input cannot be serialised as JSON', undefined, { cause });
-  }
-  if (json === undefined) throw new AgentctxError('invalid_input', 'the input cannot be serialised as JSON');
-  return json;
-}
+import type { AgentctxEngine, Caller, EngineMethods, EngineStats, SessionHandle, SessionMethods } from './types.js';
 
 const hasDisposeSymbol = typeof Symbol.dispose === 'symbol';
 
@@ -34,12 +25,32 @@ class EngineState {
   disposed = false;
   constructor(readonly native: EmbindEngine) {}
 
-  raw(handle: number, method: string, json: string): string {
+  raw(handle: number, method: string, json: string, inputs: readonly Uint8Array[] = []): string {
     if (this.disposed) throw new AgentctxError('invalid_state', 'the engine has been disposed');
     if (typeof method !== 'string' || typeof json !== 'string') {
       throw new AgentctxError('invalid_input', 'method and json must be strings');
     }
+    for (const bytes of inputs) {
+      if (!(bytes instanceof Uint8Array)) {
+        throw new AgentctxError('invalid_input', 'input attachments must be Uint8Array');
+      }
+      // Filled at once: a later call into the module may grow memory and detach this view.
+      this.native.inputBuffer(bytes.length).set(bytes);
+    }
     return this.native.call(handle, method, json);
+  }
+
+  /** One handle as a raw transport; `check` runs before every call (closed sessions). */
+  transport(handle: number, check: () => void = () => undefined): RawTransport {
+    return {
+      call: (method, json, inputs) => {
+        check();
+        return this.raw(handle, method, json, inputs);
+      },
+      attachmentCount: () => this.native.attachmentCount(handle),
+      // A copy: the view is only valid until the next call into the module.
+      attachment: (index) => this.native.attachment(handle, index).slice(),
+    };
   }
 
   release(handle: number): void {
@@ -61,12 +72,17 @@ const engines = new FinalizationRegistry<EngineState>((state) => state.dispose()
 
 class Session implements SessionHandle {
   #closed = false;
+  readonly #caller: Caller<SessionMethods>;
   constructor(
     private readonly state: EngineState,
     readonly handle: number,
     // Also keeps the engine (and so its native Engine) alive while the session is reachable.
     readonly engine: AgentctxEngine,
-  ) {}
+  ) {
+    this.#caller = createCaller<SessionMethods>(state.transport(handle, () => {
+      if (this.#closed) throw new AgentctxError('bad_handle', `session ${this.handle} is closed`);
+    }));
+  }
 
   get closed(): boolean {
     return this.#closed || this.state.disposed;
@@ -74,14 +90,16 @@ class Session implements SessionHandle {
 
   // `any`: one implementation serves both overloads of Caller.call.
   call(method: string, input?: unknown): any {
-    return this.callJson(method, serialise(input));
+    return this.#caller.call(method as never, input as never);
   }
-  callJson<T>(method: string, json: string): T {
-    return unwrapEnvelope(this.callRaw(method, json)) as T;
+  callJson<T>(method: string, json: string, inputs?: readonly Uint8Array[]): T {
+    return this.#caller.callJson<T>(method, json, inputs);
   }
-  callRaw(method: string, json: string): string {
-    if (this.#closed) throw new AgentctxError('bad_handle', `session ${this.handle} is closed`);
-    return this.state.raw(this.handle, method, json);
+  callRaw(method: string, json: string, inputs?: readonly Uint8Array[]): string {
+    return this.#caller.callRaw(method, json, inputs);
+  }
+  attachment(index: number): Uint8Array {
+    return this.#caller.attachment(index);
   }
   close(): void {
     if (this.#closed) return;
@@ -94,8 +112,10 @@ class Session implements SessionHandle {
 
 class Engine implements AgentctxEngine {
   readonly #state: EngineState;
+  readonly #caller: Caller<EngineMethods>;
   constructor(native: EmbindEngine) {
     this.#state = new EngineState(native);
+    this.#caller = createCaller<EngineMethods>(this.#state.transport(0));
     engines.register(this, this.#state, this);
   }
 
@@ -105,13 +125,16 @@ class Engine implements AgentctxEngine {
   }
   // `any`: one implementation serves both overloads of Caller.call.
   call(method: string, input?: unknown): any {
-    return this.callJson(method, serialise(input));
+    return this.#caller.call(method as never, input as never);
   }
-  callJson<T>(method: string, json: string): T {
-    return unwrapEnvelope(this.callRaw(method, json)) as T;
+  callJson<T>(method: string, json: string, inputs?: readonly Uint8Array[]): T {
+    return this.#caller.callJson<T>(method, json, inputs);
   }
-  callRaw(method: string, json: string): string {
-    return this.#state.raw(0, method, json);
+  callRaw(method: string, json: string, inputs?: readonly Uint8Array[]): string {
+    return this.#caller.callRaw(method, json, inputs);
+  }
+  attachment(index: number): Uint8Array {
+    return this.#caller.attachment(index);
   }
   stats(): EngineStats {
     return this.callJson<EngineStats>('stats', '{}');

@@ -3,15 +3,18 @@
 // deliveries of SPEC §2.4.
 //  - mockModelClient: the engine's embedded mock model and prompt-cache simulator
 //    (`mock.respond`, SPEC §14), streamed one SSE event per delivery; fully offline.
-//  - openAIResponsesClient: POSTs the body unchanged with `fetch` (only auth/transport headers
-//    added, SPEC §2.3) and streams the SSE text as it arrives. HTTP failures become
-//    `model_error{status, body, message}`, network failures `model_error` without status; the
-//    engine classifies them (retryable or not) and runTurn backs off and retries.
-// Neither touches storage; an API key lives only in the client object the caller holds.
+//  - openAIResponsesClient: POSTs the body bytes unchanged with `fetch` (only auth/transport
+//    headers added, SPEC §2.3) and streams the SSE bytes as they arrive (raw bytes: a chunk may
+//    split a character, the engine's SSE parser joins them). HTTP failures become
+//    `model_error{status, body, message}`, network failures and progress timeouts
+//    `model_error` without status; the engine classifies them (retryable or not) and runTurn
+//    backs off and retries.
+// Neither touches storage; an API key lives only in the client object the caller holds and is
+// replaced by `***` in every text this module hands on.
 import { AgentctxError } from './errors.js';
 import type { ModelClient } from './driver.js';
 import type { ModelDelivery, ModelRequestEffect } from './protocol.js';
-import type { AgentctxEngine } from './types.js';
+import type { Caller, EngineMethods } from './types.js';
 
 export interface MockModelClientOptions {
   /** The simulator's clock (`now_ms`; default Date.now): cache entries live 300 s of it. */
@@ -49,7 +52,7 @@ function delay(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** The embedded mock model (SPEC §14) as a ModelClient; simulator state lives in `engine`. */
-export function mockModelClient(engine: AgentctxEngine, options: MockModelClientOptions = {}): ModelClient {
+export function mockModelClient(engine: Caller<EngineMethods>, options: MockModelClientOptions = {}): ModelClient {
   const now = options.now ?? Date.now;
   const eventDelayMs = options.eventDelayMs ?? 0;
   return {
@@ -76,14 +79,56 @@ export function mockModelClient(engine: AgentctxEngine, options: MockModelClient
 }
 
 export interface OpenAIResponsesClientOptions {
-  /** Sent as `Authorization: Bearer <apiKey>`; never logged or stored. */
-  apiKey: string;
+  /**
+   * Sent as `Authorization: Bearer <apiKey>`; never logged or stored. Required for the default
+   * base URL; may be omitted for a compatible local server (`baseUrl`), then no header is sent.
+   */
+  apiKey?: string;
   /** Default `https://api.openai.com/v1`; the endpoint (`responses`, `responses/compact`) is appended. */
   baseUrl?: string;
   /** Default globalThis.fetch. */
   fetch?: typeof fetch;
   /** Extra transport headers (e.g. `OpenAI-Organization`). */
   headers?: Readonly<Record<string, string>>;
+  /** Give up when no progress (headers, then each chunk) arrives for this long (default: never). */
+  timeoutMs?: number;
+}
+
+/** Reads at most this much of an HTTP error body. */
+const MAX_ERROR_BODY = 64 * 1024;
+
+/** Replaces every occurrence of `secret` (when non-empty) with `***`. */
+export function redactSecret(text: string, secret: string | undefined): string {
+  return secret ? text.split(secret).join('***') : text;
+}
+
+function errorText(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const cause = (e as { cause?: unknown }).cause;
+  const detail = cause instanceof Error ? cause.message : undefined;
+  return detail && detail !== e.message ? `${e.message} (${detail})` : e.message;
+}
+
+async function readText(body: ReadableStream<Uint8Array> | null, limit: number, progress: () => void): Promise<string> {
+  if (body === null) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let out = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      progress();
+      if (done) break;
+      out += decoder.decode(value, { stream: true });
+      if (out.length >= limit) {
+        await reader.cancel().catch(() => undefined);
+        return out.slice(0, limit);
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return out + decoder.decode();
 }
 
 /** `Retry-After` (seconds or an HTTP date) as the sentence the engine reads (SPEC §10). */
@@ -98,71 +143,104 @@ function retryAfterSentence(header: string | null): string {
 
 /** OpenAI's Responses API (or any compatible server) as a ModelClient. */
 export function openAIResponsesClient(options: OpenAIResponsesClientOptions): ModelClient {
-  if (typeof options.apiKey !== 'string' || options.apiKey === '') {
-    throw new AgentctxError('invalid_input', 'openAIResponsesClient needs an apiKey');
+  const apiKey = options.apiKey;
+  if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey === '')) {
+    throw new AgentctxError('invalid_input', 'openAIResponsesClient: apiKey must be a non-empty string');
+  }
+  if (apiKey === undefined && options.baseUrl === undefined) {
+    throw new AgentctxError('invalid_input', 'openAIResponsesClient needs an apiKey (or a baseUrl of a local server)');
   }
   const base = (options.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const apiKey = options.apiKey;
   const extra = options.headers ?? {};
+  const timeoutMs = options.timeoutMs;
+  const redact = (text: string): string => redactSecret(text, apiKey);
 
   return {
     async *send(request: ModelRequestEffect, { signal }: { signal?: AbortSignal } = {}): AsyncGenerator<ModelDelivery> {
       const streaming = request.endpoint === 'responses';
-      let response: Response;
+      const url = `${base}/${request.endpoint}`;
+      // One controller for the caller's abort and the progress timeout.
+      const controller = new AbortController();
+      let timedOut = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const progress = (): void => {
+        if (timeoutMs === undefined) return;
+        if (timer !== undefined) clearTimeout(timer);
+        timer = setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeoutMs);
+      };
+      const onAbort = (): void => controller.abort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const failure = (e: unknown): ModelDelivery => ({
+        type: 'model_error', request_id: request.id,
+        message: redact(timedOut ? `no response from ${url} within ${timeoutMs} ms` : `request to ${url} failed: ${errorText(e)}`),
+      });
       try {
-        const init: RequestInit = {
-          method: 'POST',
-          headers: {
-            ...extra,
-            'Content-Type': 'application/json',
-            Accept: streaming ? 'text/event-stream' : 'application/json',
-            Authorization: `Bearer ${apiKey}`,
-          },
-          body: request.body,
+        progress();
+        const headers: Record<string, string> = {
+          ...extra,
+          'Content-Type': 'application/json',
+          Accept: streaming ? 'text/event-stream' : 'application/json',
         };
-        if (signal !== undefined) init.signal = signal;
-        response = await doFetch(`${base}/${request.endpoint}`, init);
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        const message = error instanceof Error ? error.message : String(error);
-        yield { type: 'model_error', request_id: request.id, message: `network error: ${message}` };
-        return;
-      }
-      if (!response.ok) {
-        const body = await response.text().catch(() => '');
-        const message = `HTTP ${response.status} ${response.statusText}`.trim() +
-          retryAfterSentence(response.headers.get('retry-after'));
-        yield { type: 'model_error', request_id: request.id, status: response.status, body, message };
-        return;
-      }
-      if (!streaming) {
-        yield { type: 'model_response', request_id: request.id, body: await response.text() };
-        return;
-      }
-      if (response.body === null) {
-        const text = await response.text();
-        if (text !== '') yield { type: 'model_events', request_id: request.id, sse: text };
-      } else {
-        const reader = response.body.getReader();
-        const decoder = new TextDecoder();
+        if (apiKey !== undefined) headers['Authorization'] = `Bearer ${apiKey}`;
+        let response: Response;
         try {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            const text = decoder.decode(value, { stream: true });
-            if (text !== '') yield { type: 'model_events', request_id: request.id, sse: text };
-          }
+          // The bytes as they are (a Uint8Array is a valid fetch body; lib.dom types want ArrayBuffer).
+          const body = request.body as unknown as BodyInit;
+          response = await doFetch(url, { method: 'POST', headers, body, signal: controller.signal });
         } catch (error) {
           if (signal?.aborted) throw error;
-          // A broken stream: `end` below makes the engine report a retryable stream_error.
-        } finally {
-          reader.releaseLock();
+          yield failure(error);
+          return;
         }
-        const tail = decoder.decode();
-        if (tail !== '') yield { type: 'model_events', request_id: request.id, sse: tail };
+        if (!response.ok) {
+          const body = await readText(response.body, MAX_ERROR_BODY, progress).catch(() => '');
+          const message = `HTTP ${response.status} ${response.statusText}`.trim() +
+            retryAfterSentence(response.headers.get('retry-after'));
+          yield { type: 'model_error', request_id: request.id, status: response.status, body: redact(body), message: redact(message) };
+          return;
+        }
+        if (!streaming) {
+          let text: string;
+          try {
+            text = await readText(response.body, Number.MAX_SAFE_INTEGER, progress);
+          } catch (error) {
+            if (signal?.aborted) throw error;
+            yield failure(error);
+            return;
+          }
+          yield { type: 'model_response', request_id: request.id, body: text };
+          return;
+        }
+        if (response.body !== null) {
+          const reader = response.body.getReader();
+          try {
+            for (;;) {
+              const { done, value } = await reader.read();
+              progress();
+              if (done) break;
+              if (value.length > 0) yield { type: 'model_events', request_id: request.id, sse: value };
+            }
+          } catch (error) {
+            if (signal?.aborted) throw error;
+            if (timedOut) {
+              yield failure(error);
+              return;
+            }
+            // A broken stream: `end` below makes the engine report a retryable stream_error.
+          } finally {
+            reader.releaseLock();
+          }
+        }
+        yield { type: 'model_events', request_id: request.id, end: true };
+      } finally {
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        controller.abort();
       }
-      yield { type: 'model_events', request_id: request.id, end: true };
     },
   };
 }

@@ -297,8 +297,10 @@ export interface ModelRequestEffect {
   /** POST `{base}/responses` (SSE) or `{base}/responses/compact` (JSON). */
   endpoint: 'responses' | 'responses/compact';
   attempt: number;
-  /** The exact JSON bytes to send, unchanged. */
-  body: string;
+  /** The exact JSON bytes to send, unchanged (fetch sends a Uint8Array as is). */
+  body: Uint8Array;
+  /** The same body as text, decoded on first use (not enumerable). */
+  readonly bodyText: string;
 }
 export interface ToolCallEffect {
   type: 'tool_call';
@@ -340,11 +342,17 @@ export interface EffectsResult { effects: Effect[] }
 // ---------------------------------------------------------------------------------------------
 // Deliveries (SPEC §2.4): the `delivery` of `deliver`.
 
+/** A body that crossed the boundary as raw bytes, with its text decoded on first use. */
+export interface BodyBytes {
+  body: Uint8Array;
+  readonly bodyText: string;
+}
+
 export interface ModelEventsDelivery {
   type: 'model_events';
   request_id: string;
-  /** Raw SSE text, split anywhere. */
-  sse?: string;
+  /** Raw SSE, split anywhere (bytes may split inside a character; they cross as raw bytes). */
+  sse?: string | Uint8Array;
   /** Already-parsed events (skips SSE framing). */
   events?: Record<string, unknown>[];
   /** The stream ended (after `response.completed` this is a no-op). */
@@ -354,7 +362,7 @@ export interface ModelResponseDelivery {
   type: 'model_response';
   request_id: string;
   /** The JSON answer of `responses/compact`. */
-  body: string;
+  body: string | Uint8Array;
 }
 export interface ModelErrorDelivery {
   type: 'model_error';

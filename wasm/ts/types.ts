@@ -3,8 +3,8 @@
 // implementation so the published .d.ts never reaches the internal Embind module types.
 import type { FileSystem } from './file_system.js';
 import type {
-  AgentsInspect, CacheSummary, ConfigDelta, Delivery, EffectsResult, HistoryEntry, ReplayReport,
-  SessionConfig, SessionStats, SubmitInput,
+  AgentsInspect, BodyBytes, CacheSummary, ConfigDelta, Delivery, EffectsResult, HistoryEntry,
+  ReplayReport, SessionConfig, SessionStats, SubmitInput,
 } from './protocol.js';
 
 /** `now_ms`: the host's clock in ms for this call (clamped so it never goes backwards). */
@@ -34,18 +34,27 @@ export interface EngineMethods {
    * `responses`, JSON for `responses/compact`. Simulator state lives in the engine.
    */
   'mock.respond': {
-    input: { endpoint: 'responses' | 'responses/compact'; body: string; now_ms?: number };
+    /** `body`: the request body, bytes (sent beside the JSON) or text. */
+    input: { endpoint: 'responses' | 'responses/compact'; body: Uint8Array | string; now_ms?: number };
     output: { body: string };
   };
   /** Replay analysis of an agentctx or Codex rollout (SPEC §13.4), plus a text table. */
-  'rollout.inspect': { input: { text: string }; output: { report: ReplayReport; table: string } };
+  'rollout.inspect': {
+    /** `text`: the rollout JSONL, bytes (sent beside the JSON, no escaping) or text. */
+    input: { text: Uint8Array | string };
+    output: { report: ReplayReport; table: string };
+  };
 }
 
 /** Session methods (SPEC §2.1): mutating calls answer effects, queries answer data. */
 export interface SessionMethods {
   'session.start': { input: { config: SessionConfig } & Now; output: EffectsResult };
   /** Rebuilds the session from rollout text without FileSystem access (SPEC §13.3). */
-  'session.resume': { input: { config: SessionConfig; rollout: string } & Now; output: EffectsResult };
+  'session.resume': {
+    /** `rollout`: the rollout JSONL, bytes (sent beside the JSON, no escaping) or text. */
+    input: { config: SessionConfig; rollout: Uint8Array | string } & Now;
+    output: EffectsResult;
+  };
   submit: { input: SubmitInput; output: EffectsResult };
   deliver: { input: { delivery: Delivery } & Now; output: EffectsResult };
   /** A merge patch over the config, effective at the next step boundary (SPEC §2.2). */
@@ -67,12 +76,12 @@ export interface SessionMethods {
   world_state: { input: Record<string, never> | undefined; output: Record<string, unknown> };
   instruction_sources: { input: Record<string, never> | undefined; output: string[] };
   /** The next step's body from the current history; nothing is recorded. */
-  prompt_preview: { input: Record<string, never> | undefined; output: { body: string } };
+  prompt_preview: { input: Record<string, never> | undefined; output: BodyBytes };
   cache_summary: { input: Record<string, never> | undefined; output: CacheSummary };
   stats: { input: Record<string, never> | undefined; output: SessionStats };
   inspect: {
     input: { format: 'agents' } | { format: 'world-state' } | { format: 'request' };
-    output: AgentsInspect | Record<string, unknown> | { body: string };
+    output: AgentsInspect | Record<string, unknown> | BodyBytes;
   };
 }
 
@@ -91,10 +100,18 @@ export interface Caller<Methods> {
     method: M extends keyof Methods ? never : M,
     input?: unknown,
   ): T;
-  /** Like call(), with the input already serialised as JSON text. */
-  callJson<T = unknown>(method: string, json: string): T;
-  /** The raw envelope text, byte for byte; envelope errors are returned, not thrown. */
-  callRaw(method: string, json: string): string;
+  /**
+   * Like call(), with the input already serialised as JSON text; `{"$bytes": i}` in it names
+   * `inputs[i]` (sent beside the JSON, never escaped).
+   */
+  callJson<T = unknown>(method: string, json: string, inputs?: readonly Uint8Array[]): T;
+  /**
+   * The raw envelope text, byte for byte; envelope errors are returned, not thrown. Large
+   * bytes stay references `{"$bytes": i, "length": n}`: read them with attachment(i).
+   */
+  callRaw(method: string, json: string, inputs?: readonly Uint8Array[]): string;
+  /** Output attachment `index` of the last call (a copy); valid until the next call. */
+  attachment(index: number): Uint8Array;
 }
 
 /** One open session slot. Close it (or `using` it) when done. */

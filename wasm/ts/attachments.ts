@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// Attachments on the JS side of the boundary (ARCHITECTURE §6, agentctx/engine.h): large bytes
+// cross beside the JSON, never escaped into it.
+//  - In: encodeInput() serialises a method input; each Uint8Array anywhere in it becomes
+//    {"$bytes": i} and is handed to the transport as input attachment i.
+//  - Out: resolveAttachments() replaces each {"$bytes": i, "length": n} of a parsed value by a
+//    copy of attachment i (a Uint8Array, copied once out of the module's memory) and defines,
+//    beside it, a lazy non-enumerable `<key>Text` getter that decodes the bytes as UTF-8 on
+//    first use (so `effect.body` is bytes for fetch, `effect.bodyText` the text).
+// Invariants: nothing else in a value changes; attachment indices are checked against the
+// transport's count (a bad index is `internal`: the engine never makes one).
+import { AgentctxError } from './errors.js';
+
+/** Raw bytes of a call: output attachment `index` (copied), and how many there are. */
+export interface AttachmentSource {
+  readonly count: number;
+  get(index: number): Uint8Array;
+}
+
+const decoder = new TextDecoder();
+
+/** The JSON of `input` (undefined -> {}) with every Uint8Array replaced by a reference. */
+export function encodeInput(input: unknown): { json: string; inputs: Uint8Array[] } {
+  if (input === undefined) return { json: '{}', inputs: [] };
+  const inputs: Uint8Array[] = [];
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(input, function (this: unknown, key: string, value: unknown) {
+      // The holder's own value: toJSON (e.g. Node's Buffer) has already run on `value`.
+      const original = key === '' ? input : (this as Record<string, unknown>)[key];
+      if (original instanceof Uint8Array) {
+        inputs.push(original);
+        return { $bytes: inputs.length - 1 };
+      }
+      return value;
+    });
+  } catch (cause) {
+    throw new AgentctxError('invalid_input', 'the input cannot be serialised as JSON', undefined, { cause });
+  }
+  if (json === undefined) throw new AgentctxError('invalid_input', 'the input cannot be serialised as JSON');
+  return { json, inputs };
+}
+
+function isRef(value: unknown): value is { $bytes: number; length: number } {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 2 && keys[0] === '$bytes' && keys[1] === 'length' &&
+    typeof (value as Record<string, unknown>)['$bytes'] === 'number';
+}
+
+/** Defines the lazy `<key>Text` accessor for the bytes at `holder[key]`. */
+function defineText(holder: Record<string, unknown>, key: string): void {
+  let text: string | undefined;
+  Object.defineProperty(holder, `${key}Text`, {
+    enumerable: false,
+    configurable: true,
+    get(): string {
+      if (text === undefined) text = decoder.decode(holder[key] as Uint8Array);
+      return text;
+    },
+  });
+}
+
+/** Resolves every output reference inside `value` (in place) against `source`. */
+export function resolveAttachments<T>(value: T, source: AttachmentSource): T {
+  if (source.count === 0) return value;
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const child = record[key];
+      if (isRef(child)) {
+        const index = child.$bytes;
+        if (!Number.isInteger(index) || index < 0 || index >= source.count) {
+          throw new AgentctxError('internal', `the engine named attachment ${index} of ${source.count}`);
+        }
+        record[key] = source.get(index);
+        defineText(record, key);
+      } else {
+        visit(child);
+      }
+    }
+  };
+  visit(value);
+  return value;
+}
+
+/** The UTF-8 text of bytes or a string (for fields that may be either). */
+export function bytesText(value: string | Uint8Array): string {
+  return typeof value === 'string' ? value : decoder.decode(value);
+}

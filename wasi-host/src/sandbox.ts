@@ -20,6 +20,14 @@
 //     TOOLCHAIN's sketch used ENOTCAPABLE).
 //  4. path_symlink and path_link always get ENOTCAPABLE: the FileSystem contract never makes
 //     links, and a link is the classic way out.
+//  5. Every import the guest gets is a JS function, never node:wasi's own binding called
+//     directly from wasm: a direct call of fd_read with a large buffer crashed the process
+//     (exit 139, consistent with nodejs/node#53087); through a JS frame it does not.
+//  6. Guest pointers and lengths are unsigned 32-bit (`>>> 0`): a heap above 2 GiB must not
+//     read as a negative offset.
+//  7. Resolving a path of depth d costs d lstat calls only the first time: components known to
+//     be real directories (not links) are remembered until the guest mutates the tree (any
+//     create, rename, unlink or remove clears the memo), so walking a deep tree stays linear.
 // The checks use lstat/readlink/realpath on the host (metadata only); file contents are only
 // ever read or written by the guest through uvwasi. Out of scope: another host process that
 // swaps a link between the check and uvwasi's open (the guest itself is synchronous and cannot
@@ -90,7 +98,9 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * component by component (the last only when `followLast`); components that do not exist are
  * appended as they are. Undefined for a symlink loop or an unreadable link.
  */
-export function resolveHostPath(base: string, rel: string, followLast: boolean): string | undefined {
+export function resolveHostPath(
+  base: string, rel: string, followLast: boolean, realDirs?: Set<string>,
+): string | undefined {
   let parts = rel.split('/').filter((p) => p !== '' && p !== '.');
   let cur = base;
   let links = 0;
@@ -101,9 +111,15 @@ export function resolveHostPath(base: string, rel: string, followLast: boolean):
       continue;
     }
     const next = join(cur, name);
+    if (parts.length > 0 && realDirs?.has(next)) {
+      cur = next; // a real directory, seen before and not changed since
+      continue;
+    }
     let isLink: boolean;
     try {
-      isLink = lstatSync(next).isSymbolicLink();
+      const st = lstatSync(next);
+      isLink = st.isSymbolicLink();
+      if (!isLink && st.isDirectory()) realDirs?.add(next);
     } catch {
       return join(next, ...parts); // missing: nothing below it can be a link
     }
@@ -146,10 +162,13 @@ export function wrapWasiImports(
   const fds = new Map<number, FdEntry>();
   known.forEach((root, i) => fds.set(FIRST_PREOPEN_FD + i, { root, host: root.realPath }));
 
+  // Invariant 7: real (non-link) directories met while resolving; cleared on any mutation.
+  const realDirs = new Set<string>();
+  const MUTATING = new Set(['path_create_directory', 'path_remove_directory', 'path_rename', 'path_unlink_file']);
   const writable = (fd: number): boolean => fds.get(fd)?.root.writable === true;
   const guestString = (ptr: number, len: number): string | undefined => {
     try {
-      return strictUtf8.decode(new Uint8Array(memory().buffer, ptr, len));
+      return strictUtf8.decode(new Uint8Array(memory().buffer, ptr >>> 0, len >>> 0));
     } catch {
       return undefined;
     }
@@ -160,11 +179,16 @@ export function wrapWasiImports(
     const rel = guestString(ptr, len);
     if (entry === undefined || rel === undefined) return undefined;
     if (rel.includes('\0') || rel.startsWith('/') || rel.split('/').includes('..')) return undefined;
-    const host = resolveHostPath(entry.host, rel, followLast);
+    const host = resolveHostPath(entry.host, rel, followLast, realDirs);
     return host !== undefined && isInside(host, entry.root.realPath) ? host : undefined;
   };
 
-  const out: WasiImports = { ...imports };
+  // Invariant 5: every import is called through a JS frame.
+  const out: WasiImports = {};
+  for (const [name, f] of Object.entries(imports)) {
+    if (typeof f === 'function') out[name] = (...args: any[]): number => f(...args);
+    else out[name] = f;
+  }
   const path_open = imports['path_open'];
   const fd_close = imports['fd_close'];
   const fd_renumber = imports['fd_renumber'];
@@ -179,9 +203,10 @@ export function wrapWasiImports(
       if (!writable(fd) && ((oflags & OFLAGS_WRITE) !== 0 || (BigInt(rights) & WRITE_RIGHTS) !== 0n)) {
         return WASI_EROFS;
       }
+      if ((oflags & OFLAGS_WRITE) !== 0) realDirs.clear();
       const rc = path_open(fd, dirflags, path, pathLen, oflags, rights, inheriting, fdflags, outFd);
       if (rc === WASI_ESUCCESS) {
-        const opened = new DataView(memory().buffer).getUint32(outFd, true);
+        const opened = new DataView(memory().buffer).getUint32(outFd >>> 0, true);
         fds.set(opened, { root: (fds.get(fd) as FdEntry).root, host });
       }
       return rc;
@@ -230,6 +255,7 @@ export function wrapWasiImports(
         }
       }
       if (!writes.every((i) => writable(Number(args[i])))) return WASI_EROFS;
+      if (MUTATING.has(name)) realDirs.clear();
       return original(...args);
     };
   }

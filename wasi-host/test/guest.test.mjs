@@ -89,3 +89,24 @@ test('load failures are module_load_failed', async () => {
   // The default module is the one next to guest.js.
   assert.ok((await WasiGuest.load({ wasm: readFileSync(WASM) })).call(0, 'version', '{}'));
 });
+
+// Issue 17 (quadratic listing): a large directory is listed whole, each entry once, in time
+// linear in its size (one fd_readdir per doubling of the buffer, not one re-read per batch).
+test('Regression: a directory of 20 000 files lists every entry once', async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'agentctx-bigdir-'));
+  try {
+    for (let i = 0; i < 20000; i++) writeFileSync(join(dir, `file-${String(i).padStart(5, '0')}.txt`), '');
+    const g = await WasiGuest.load({ workspace: dir });
+    const h = g.open();
+    const r = JSON.parse(g.call(h, 'fs.list', '{"fs":"workspace","path":"/workspace"}'));
+    assert.equal(r.ok, true, JSON.stringify(r.error));
+    const names = r.value.entries.map((e) => e.name);
+    assert.equal(names.length, 20000);
+    assert.equal(new Set(names).size, 20000);
+    assert.ok(r.value.entries.every((e) => e.kind === 'file'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -342,3 +342,39 @@ test('createMemoryFileSystem().remove deletes files and directories', () => {
   assert.equal(fs.remove('a/b.txt'), false);
   assert.deepEqual(fs.paths(), ['/a/b.txt']);
 });
+
+// Issue 17: a rejected deliver must not leave the turn open (the session stays usable).
+test('Regression: runTurn interrupts the turn when deliver throws', async () => {
+  const engine = await createEngine();
+  const session = engine.openSession({ workspace: createMemoryFileSystem(FILES) });
+  session.call('session.start', { config: config(), now_ms: 0 });
+  const broken = {
+    async *send(request) {
+      // A JS string split inside an emoji: a lone surrogate, which is not valid JSON text.
+      yield { type: 'model_events', request_id: request.id, sse: 'data: {"type":"response.created"}\n\n\ud83d' };
+    },
+  };
+  await assert.rejects(runTurn(session, { input: 'x', model: broken, now }), (e) => e instanceof AgentctxError);
+  // The turn was interrupted: a new one can start and complete.
+  const again = await runTurn(session, { input: 'again', model: mockModelClient(engine), now });
+  assert.equal(again.reason, 'completed');
+  engine.dispose();
+});
+
+test('raw SSE bytes may split a character anywhere', async () => {
+  const engine = await createEngine();
+  const session = engine.openSession({ workspace: createMemoryFileSystem({ ...FILES, '/repo/AGENTS.md': 'reply prefix: [ok] 😀\n' }) });
+  session.call('session.start', { config: config(), now_ms: 0 });
+  const byteChunks = {
+    async *send(request) {
+      const { body } = engine.call('mock.respond', { endpoint: 'responses', body: request.body, now_ms: 0 });
+      const bytes = new TextEncoder().encode(body);
+      for (let i = 0; i < bytes.length; i += 3) yield { type: 'model_events', request_id: request.id, sse: bytes.slice(i, i + 3) };
+      yield { type: 'model_events', request_id: request.id, end: true };
+    },
+  };
+  const result = await runTurn(session, { input: 'hello', model: byteChunks, now });
+  assert.equal(result.reason, 'completed');
+  assert.match(result.last_agent_message, /😀/);
+  engine.dispose();
+});

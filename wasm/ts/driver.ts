@@ -13,6 +13,8 @@
 //  3. Host tool calls of one step run concurrently; their outputs are delivered as they finish
 //     (the engine records them in call order). A throwing handler becomes a text output.
 //  4. Aborting `signal` interrupts the turn (`turn_complete{reason:"interrupted"}`).
+//  5. A throw after the turn started (e.g. `deliver` rejects a malformed chunk) interrupts the
+//     turn first, then propagates: the session is never left with a turn in progress.
 // Model clients (ModelClient) turn one `model_request` into deliveries; see mockModelClient
 // (the engine's mock.respond) and openAIResponsesClient (fetch + SSE).
 import { AgentctxError } from './errors.js';
@@ -187,54 +189,65 @@ export async function runTurn(session: Caller<SessionMethods>, options: RunTurnO
     await absorb(options.effects ?? [], pending);
   }
 
-  for (;;) {
-    const { request, complete, failure, toolCalls } = pending;
-    if (complete !== undefined) {
-      const result: TurnResult = { turn_id: complete.turn_id, reason: complete.reason, errors, requests, gaveUp: gaveUp !== undefined };
-      if (complete.last_agent_message !== undefined) result.last_agent_message = complete.last_agent_message;
-      const error = gaveUp ?? (complete.reason === 'failed' ? errors[errors.length - 1] : undefined);
-      if (error !== undefined) result.error = error;
-      return result;
-    }
-    const next: Pending = { toolCalls: [] };
-    if (signal?.aborted && !interrupted) {
-      interrupted = true;
-      await absorb(call('interrupt', {}), next);
-    } else if (request !== undefined) {
-      requests += 1;
-      await stream(request, next);
-    } else if (toolCalls.length > 0) {
-      await runTools(toolCalls, next);
-    } else if (failure?.retryable === true && failure.request_id !== undefined) {
-      const id = failure.request_id;
-      const attempt = (retries.get(id) ?? 0) + 1;
-      retries.set(id, attempt);
-      let waited = attempt <= maxRetries;
-      if (waited) {
-        const delay = retryDelayMs(attempt, failure, retry);
-        retry.onRetry?.({ request_id: id, attempt: attempt + 1, of: maxRetries + 1, delay_ms: delay, error: failure });
-        try {
-          await sleep(delay, signal);
-        } catch {
-          waited = false;
-        }
-      } else {
-        gaveUp = failure;
-        retry.onGiveUp?.({ request_id: id, attempts: attempt, error: failure });
+  // From here a turn is open: any throw (a rejected deliver, a failing client or tool loop)
+  // interrupts it before propagating, so the session is never left `turn_in_progress`.
+  try {
+    for (;;) {
+      const { request, complete, failure, toolCalls } = pending;
+      if (complete !== undefined) {
+        const result: TurnResult = { turn_id: complete.turn_id, reason: complete.reason, errors, requests, gaveUp: gaveUp !== undefined };
+        if (complete.last_agent_message !== undefined) result.last_agent_message = complete.last_agent_message;
+        const error = gaveUp ?? (complete.reason === 'failed' ? errors[errors.length - 1] : undefined);
+        if (error !== undefined) result.error = error;
+        return result;
       }
-      if (!waited) interrupted = true;
-      await absorb(waited ? call('retry', { request_id: id }) : call('interrupt', {}), next);
-    } else if (failure?.retryable === true && !interrupted) {
-      // Retryable, but without a request to retry: the turn is suspended; end it.
-      gaveUp = failure;
-      retry.onGiveUp?.({ attempts: 0, error: failure });
-      interrupted = true;
-      await absorb(call('interrupt', {}), next);
-    } else {
-      throw new AgentctxError('invalid_state',
-        'runTurn: the session returned no model request, tool call or turn_complete to act on');
+      const next: Pending = { toolCalls: [] };
+      if (signal?.aborted && !interrupted) {
+        interrupted = true;
+        await absorb(call('interrupt', {}), next);
+      } else if (request !== undefined) {
+        requests += 1;
+        await stream(request, next);
+      } else if (toolCalls.length > 0) {
+        await runTools(toolCalls, next);
+      } else if (failure?.retryable === true && failure.request_id !== undefined) {
+        const id = failure.request_id;
+        const attempt = (retries.get(id) ?? 0) + 1;
+        retries.set(id, attempt);
+        let waited = attempt <= maxRetries;
+        if (waited) {
+          const delay = retryDelayMs(attempt, failure, retry);
+          retry.onRetry?.({ request_id: id, attempt: attempt + 1, of: maxRetries + 1, delay_ms: delay, error: failure });
+          try {
+            await sleep(delay, signal);
+          } catch {
+            waited = false;
+          }
+        } else {
+          gaveUp = failure;
+          retry.onGiveUp?.({ request_id: id, attempts: attempt, error: failure });
+        }
+        if (!waited) interrupted = true;
+        await absorb(waited ? call('retry', { request_id: id }) : call('interrupt', {}), next);
+      } else if (failure?.retryable === true && !interrupted) {
+        // Retryable, but without a request to retry: the turn is suspended; end it.
+        gaveUp = failure;
+        retry.onGiveUp?.({ attempts: 0, error: failure });
+        interrupted = true;
+        await absorb(call('interrupt', {}), next);
+      } else {
+        throw new AgentctxError('invalid_state',
+          'runTurn: the session returned no model request, tool call or turn_complete to act on');
+      }
+      pending = next;
     }
-    pending = next;
+  } catch (error) {
+    try {
+      call('interrupt', {});
+    } catch {
+      // The engine refused the interrupt too: nothing more can be done here.
+    }
+    throw error;
   }
 
   // Delivers every piece of one request's answer, absorbing the effects of each call.

@@ -157,3 +157,10 @@ test('request bodies are bytes with a lazy text; large inputs go in as bytes', a
   assert.throws(() => engine.callJson('rollout.inspect', '{"text":{"$bytes":1}}', [bytes]), { code: 'invalid_input' });
   engine.dispose();
 });
+
+// Issue 12: the vertical slice's config.echo is not part of the public types (still callable).
+test('Regression: config.echo is not in the public types', () => {
+  const dts = readFileSync(new URL('../dist/types.d.ts', import.meta.url), 'utf8');
+  assert.ok(dts.includes("'mock.respond'"), 'the engine methods are declared there');
+  assert.ok(!dts.includes('config.echo'));
+});

@@ -400,6 +400,8 @@ export interface SessionStats {
   items_serialized: number;
   requests: number;
   turns: number;
+  /** Completed compactions (history replaced). */
+  compactions: number;
 }
 
 export interface CacheSummary {

@@ -27,8 +27,6 @@ export interface EngineStats {
 export interface EngineMethods {
   version: { input: Record<string, never> | undefined; output: { version: string } };
   stats: { input: Record<string, never> | undefined; output: EngineStats };
-  /** Canonical echo (sorted keys, nulls kept) plus the engine version. */
-  'config.echo': { input: Record<string, unknown>; output: { config: Record<string, unknown>; version: string } };
   /**
    * The embedded mock model with its prompt-cache simulator (SPEC §14): `body` is SSE text for
    * `responses`, JSON for `responses/compact`. Simulator state lives in the engine.

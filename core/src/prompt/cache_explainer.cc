@@ -36,13 +36,6 @@ std::size_t CommonPrefix(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::uint64_t PromptTokens(std::uint64_t bytes) { return (bytes + 3) / 4; }
-
-std::uint64_t Cacheable(std::uint64_t tokens) {
-  if (tokens < 1024) return 0;
-  return 1024 + 128 * ((tokens - 1024) / 128);
-}
-
 std::uint64_t BasisPoints(std::uint64_t part, std::uint64_t whole) {
   if (whole == 0) return 0;
   return part * 10000 / whole;
@@ -114,7 +107,7 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
   CacheReport r;
   r.request_id = std::string(request_id);
   r.prompt_bytes = prompt_bytes;
-  r.prompt_tokens = PromptTokens(prompt_bytes);
+  r.prompt_tokens = TokensForBytes(prompt_bytes);
   r.shared_prefix_bytes = (same_model && same_key) ? raw_shared : 0;
   r.max_shared_prefix_bytes = has_previous_ ? prev_bytes_ : 0;
   r.reuse_bp = BasisPoints(r.shared_prefix_bytes, prompt_bytes);

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "protocol/json_value.h"
+#include "protocol/prompt_bytes.h"
 
 namespace agentctx {
 
@@ -52,10 +53,8 @@ struct PromptSegments {
   std::vector<ItemSegment> items;
 };
 
-/// tokens(b) = ceil(b / 4) (SPEC §9).
-std::uint64_t PromptTokens(std::uint64_t bytes);
-/// cacheable(t) = 0 if t < 1024 else 1024 + 128·floor((t − 1024) / 128) (SPEC §9).
-std::uint64_t Cacheable(std::uint64_t tokens);
+// tokens(b) and cacheable(t) (SPEC §9) are TokensForBytes and Cacheable of
+// protocol/prompt_bytes.h: one definition each, shared with the mock's cache simulator.
 /// floor(10000·part / whole), 0 when whole is 0.
 std::uint64_t BasisPoints(std::uint64_t part, std::uint64_t whole);
 

@@ -80,17 +80,13 @@ Result<void> Session::Interrupt(std::int64_t now_ms, EffectSink* sink) {
   request_.reset();  // late deliveries become stale
   // Outputs already available are recorded in call order; missing ones get `aborted` through
   // for_prompt at the next request.
+  // Only the available ones, each truncated like every recorded output (SPEC §11).
+  std::vector<PendingCall> available;
   for (auto& call : calls_) {
-    if (call.output) {
-      Record(call.call_type == "custom_tool_call"
-                 ? CustomToolCallOutputItem(call.call_id, call.output->string_value())
-                 : (call.output->is_string()
-                        ? FunctionCallOutputItem(call.call_id, call.output->string_value())
-                        : FunctionCallOutputItem(call.call_id, *call.output)),
-             "tool", sink);
-    }
+    if (call.output) available.push_back(std::move(call));
   }
-  calls_.clear();
+  calls_ = std::move(available);
+  RecordToolOutputs(sink);
   EndTurn("interrupted", sink);
   return {};
 }

@@ -166,7 +166,6 @@ class Session {
 
   // session_tools.cc
   void DispatchToolCalls(EffectSink* sink);
-  JsonValue RunBuiltin(std::string_view name, std::string_view arguments);
   void MaybeFinishTools(EffectSink* sink);
   void RecordToolOutputs(EffectSink* sink);
 

@@ -33,7 +33,7 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
   if (!delivery.is_object()) return Fail(ErrorCode::kInvalidInput, "a delivery must be an object");
   auto type = delivery.GetString("type");
   if (!type) return Fail(ErrorCode::kInvalidInput, "a delivery needs a string `type`");
-  Advance(now_ms);
+  // The clock moves only once the delivery is accepted: a rejected call changes nothing.
   if (*type == "tool_output") {
     auto call_id = delivery.GetString("call_id");
     const JsonValue* output = delivery.Find("output");
@@ -41,6 +41,7 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
       return Fail(ErrorCode::kInvalidInput,
                   "tool_output needs `call_id` and `output` (a string or content parts)");
     }
+    Advance(now_ms);
     for (auto& call : calls_) {
       if (call.call_id == *call_id && call.host && !call.output) {
         call.output = *output;
@@ -62,10 +63,12 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
   }
   if (!request_ || request_->id != *request_id || state_ != TurnState::kAwaitingModel ||
       request_->terminal) {
+    Advance(now_ms);
     StaleDelivery("request " + std::string(*request_id), sink);
     return {};
   }
   if (*type == "model_error") {
+    Advance(now_ms);
     std::optional<std::int64_t> status = delivery.GetInt("status");
     ModelFailure f = MapModelErrorDelivery(status, delivery.GetString("body").value_or(""),
                                            delivery.GetString("message").value_or(""));
@@ -80,6 +83,7 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
                   "model_response deliveries answer responses/compact requests with a string "
                   "`body`");
     }
+    Advance(now_ms);
     CompleteRemoteCompaction(*body, sink);
     return {};
   }
@@ -87,6 +91,7 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
     return Fail(ErrorCode::kInvalidInput,
                 "responses/compact requests are answered by a model_response delivery");
   }
+  Advance(now_ms);
   if (auto sse = delivery.GetString("sse")) {
     SseOutput out;
     request_->parser.Feed(*sse, &out);

@@ -82,7 +82,7 @@ TEST(CacheExplainer, CacheableVector) {
   EXPECT_EQ(Cacheable(1151), 1024u);
   EXPECT_EQ(Cacheable(1152), 1152u);
   EXPECT_EQ(Cacheable(5000), 4992u);
-  EXPECT_EQ(PromptTokens(702), 176u);
+  EXPECT_EQ(TokensForBytes(702), 176u);
   EXPECT_EQ(BasisPoints(1, 0), 0u);
 }
 

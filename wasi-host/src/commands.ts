@@ -330,10 +330,22 @@ export async function resumeCommand(args: string[], o: CliOptions, load: GuestLo
   const clock = new WallClock();
   const s = await openSession(o, load, { persist: true, clock, sessionId: facts.sessionId, ...(cwd ? { cwd } : {}) });
   const prepared = prepareResume(o.home, file);
-  bindRollout(s, o.home, prepared.hostPath);
-  s.output.host({ type: 'session', session_id: facts.sessionId, rollout: prepared.hostPath, ...(prepared.copied ? { copied_from: file } : {}) });
-  // The rollout crosses as bytes beside the JSON (never escaped into it).
-  await s.driver.drive(s.driver.call('session.resume', { config: s.config, rollout: Buffer.from(prepared.text, 'utf8') }));
+  try {
+    bindRollout(s, o.home, prepared.hostPath);
+    s.output.host({ type: 'session', session_id: facts.sessionId, rollout: prepared.hostPath, ...(prepared.copied ? { copied_from: file } : {}) });
+    // The rollout crosses as bytes beside the JSON (never escaped into it).
+    await s.driver.drive(s.driver.call('session.resume', { config: s.config, rollout: Buffer.from(prepared.text, 'utf8') }));
+  } catch (e) {
+    // A resume that failed leaves no copy of an outside rollout behind in <home>/sessions.
+    if (prepared.copied) {
+      try {
+        unlinkSync(prepared.hostPath);
+      } catch {
+        // already gone
+      }
+    }
+    throw e;
+  }
   const release = onInterrupt(s.driver);
   try {
     let status = 0;

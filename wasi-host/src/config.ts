@@ -60,7 +60,28 @@ export function readConfigFile(path: string): JsonObject {
     throw new HostInputError(`--config ${path}: invalid JSON (${e instanceof Error ? e.message : String(e)})`);
   }
   if (!isObject(parsed)) throw new HostInputError(`--config ${path}: must be a JSON object`);
+  const depth = nestingDepth(parsed);
+  if (depth > MAX_CONFIG_DEPTH) {
+    throw new HostInputError(`--config ${path}: nests ${depth > 10 * MAX_CONFIG_DEPTH ? 'far ' : ''}deeper than ${MAX_CONFIG_DEPTH} levels (a session config needs at most a few)`);
+  }
   return parsed;
+}
+
+/** Deepest nesting a --config file may have (the real config nests 4 levels). */
+export const MAX_CONFIG_DEPTH = 64;
+
+/** The nesting depth of a JSON value, counted without recursion (so any input is safe). */
+export function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop() as [unknown, number];
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, d);
+    if (deepest > MAX_CONFIG_DEPTH) return deepest;
+    for (const child of Object.values(v as Record<string, unknown>)) stack.push([child, d + 1]);
+  }
+  return deepest;
 }
 
 /**

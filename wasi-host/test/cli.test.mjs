@@ -73,3 +73,14 @@ test('usage errors exit 2 with one line on stderr and nothing on stdout', () => 
     assert.match(r.stderr, /^agentctx: [^\n]+\n$/, args.join(' '));
   }
 });
+
+// Issue 17: a hostile --config nested 100 000 deep is a usage error (exit 2), not `internal`.
+test('Regression: a 100 000-deep --config is a usage error', async () => {
+  const { writeFileSync } = await import('node:fs');
+  const file = join(tmp.dir, 'deep.json');
+  writeFileSync(file, '{"a":'.repeat(100000) + '1' + '}'.repeat(100000));
+  const r = agentctx('inspect', '--workspace', join(tmp.dir, 'ws'), '--config', file, '--format', 'agents');
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^agentctx: --config .*deeper than 64 levels/m);
+  assert.equal(r.stdout, '');
+});

@@ -133,6 +133,21 @@ describe('resume', () => {
     assert.equal(session.event.copied_from, src);
   });
 
+  // Issue 17: a failed resume of an outside rollout leaves no copy of it in <home>/sessions.
+  test('Regression: a failed resume of an outside rollout leaves no copy behind', async () => {
+    const home = join(tmp.dir, 'h7b');
+    const first = await runCli(['run', '--workspace', ws, '--home', join(tmp.dir, 'h7b-src'), 'hello'], { cwd: ws });
+    assert.equal(first.code, 0, first.stderr);
+    const [src] = rollouts(join(tmp.dir, 'h7b-src'));
+    const lines = readFileSync(src, 'utf8').split('\n');
+    const broken = join(tmp.dir, 'broken.jsonl');
+    writeFileSync(broken, [lines[0], 'not json at all', ...lines.slice(1)].join('\n'));
+    const r = await runCli(['resume', '--workspace', ws, '--home', home, broken, 'again'], { cwd: ws });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /rollout/);
+    assert.deepEqual(existsSync(join(home, 'sessions')) ? rollouts(home) : [], []);
+  });
+
   test('resume without PROMPT is a REPL; bad rollouts are one-line errors', async () => {
     const home = join(tmp.dir, 'h8');
     await runCli(['run', '--workspace', ws, '--home', home, 'hello'], { cwd: ws });

@@ -63,15 +63,22 @@ export function rolloutFacts(text: string, file: string): RolloutFacts {
 
 /** How the text must change so appended lines start on a line of their own. */
 function repairTail(text: string): { keep: number; addNewline: boolean } {
-  if (text === '' || text.endsWith('\n')) return { keep: Buffer.byteLength(text), addNewline: false };
-  const cut = text.lastIndexOf('\n') + 1;
-  const last = text.slice(cut);
+  if (text === '') return { keep: 0, addNewline: false };
+  const complete = text.endsWith('\n');
+  const body = complete ? text.slice(0, -1) : text;
+  const cut = body.lastIndexOf('\n') + 1;
+  const last = body.slice(cut);
+  let parses = true;
   try {
     JSON.parse(last);
-    return { keep: Buffer.byteLength(text), addNewline: true };
   } catch {
-    return { keep: Buffer.byteLength(text.slice(0, cut)), addNewline: false };
+    parses = false;
   }
+  if (parses) return { keep: Buffer.byteLength(text), addNewline: !complete };
+  // A bad last line — torn (no LF) or garbage that ends in an LF — is dropped from the file
+  // before anything is appended after it: the engine warns about it on this resume, and the
+  // next resume must not find it in the middle of the file (that would be rollout_corrupt).
+  return { keep: Buffer.byteLength(text.slice(0, cut)), addNewline: false };
 }
 
 /**

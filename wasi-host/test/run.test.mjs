@@ -133,6 +133,22 @@ describe('resume', () => {
     assert.equal(session.event.copied_from, src);
   });
 
+  // Issue 17: a bad last line that ends in a newline must not make the rollout un-resumable.
+  test('Regression: a garbage last line with its newline resumes, and resumes again', async () => {
+    const home = join(tmp.dir, 'h6b');
+    const first = await runCli(['run', '--workspace', ws, '--home', home, 'hello'], { cwd: ws });
+    assert.equal(first.code, 0, first.stderr);
+    const [file] = rollouts(home);
+    writeFileSync(file, readFileSync(file, 'utf8') + 'garbage that is not json\n');
+    for (const prompt of ['again', 'and again']) {
+      const r = await runCli(['resume', '--workspace', ws, '--home', home, file, prompt], { cwd: ws });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, `Mock reply to: ${prompt}\n`);
+    }
+    assert.ok(!readFileSync(file, 'utf8').includes('garbage'));
+    readJsonl(file); // every line parses
+  });
+
   // Issue 17: a failed resume of an outside rollout leaves no copy of it in <home>/sessions.
   test('Regression: a failed resume of an outside rollout leaves no copy behind', async () => {
     const home = join(tmp.dir, 'h7b');

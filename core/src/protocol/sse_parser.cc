@@ -27,15 +27,30 @@ void SseParser::Feed(std::string_view chunk, SseOutput* out) {
     }
     std::size_t end = chunk.find_first_of("\r\n", i);
     if (end == std::string_view::npos) {
-      line_.append(chunk.substr(i));
+      Append(chunk.substr(i));
       return;
     }
-    line_.append(chunk.substr(i, end - i));
+    Append(chunk.substr(i, end - i));
     if (chunk[end] == '\r') pending_cr_ = true;
     i = end + 1;
     ProcessLine(out);
     line_.clear();
+    line_dropped_ = false;
   }
+}
+
+void SseParser::Append(std::string_view piece) {
+  if (piece.empty()) return;
+  if (!oversized_ && line_.size() + data_.size() + piece.size() > kMaxSseEventBytes) {
+    oversized_ = true;  // step 6: keep nothing more of this event
+    std::string().swap(line_);
+    std::string().swap(data_);
+  }
+  if (oversized_) {
+    line_dropped_ = true;
+    return;
+  }
+  line_.append(piece);
 }
 
 void SseParser::Finish() {
@@ -45,13 +60,26 @@ void SseParser::Finish() {
   has_data_ = false;
   pending_cr_ = false;
   at_start_ = true;
+  oversized_ = false;
+  line_dropped_ = false;
 }
 
 bool SseParser::HasPendingEvent() const {
-  return !line_.empty() || has_data_ || !event_type_.empty();
+  return !line_.empty() || has_data_ || !event_type_.empty() || oversized_;
 }
 
 void SseParser::ProcessLine(SseOutput* out) {
+  if (oversized_) {
+    if (!line_.empty() || line_dropped_) return;  // still inside the dropped event
+    oversized_ = false;                           // its blank line: the event ends here
+    data_.clear();
+    event_type_.clear();
+    has_data_ = false;
+    out->warnings.push_back(Warning{"sse_event_too_large",
+                                    "an SSE event larger than 32 MiB was dropped (the limit of "
+                                    "one event); the response cannot complete"});
+    return;
+  }
   std::string_view line = line_;
   if (at_start_) {
     at_start_ = false;

@@ -17,6 +17,10 @@
 //     a JSON object lacking `type` gets `type` = the `event:` value when one was given.
 //     The data buffer and event type are then reset.
 //  5. Finish() (the `end` delivery) discards an undispatched event and any partial line.
+//  6. Limit (ours): an event whose buffered bytes (its lines so far) pass kMaxSseEventBytes is
+//     dropped as it streams — nothing more of it is kept — and, at the blank line that ends
+//     it, warning `sse_event_too_large` is given. Memory stays bounded by the limit whatever a
+//     server sends.
 #pragma once
 
 #include <string>
@@ -34,6 +38,9 @@ struct SseOutput {
   std::vector<Warning> warnings;
 };
 
+/// The largest SSE event kept (32 MiB of `data` and line bytes); larger ones are dropped.
+inline constexpr std::size_t kMaxSseEventBytes = std::size_t{32} * 1024 * 1024;
+
 class SseParser {
  public:
   /// Frames `chunk` (any split of the stream) and appends dispatched events and warnings.
@@ -46,13 +53,16 @@ class SseParser {
  private:
   void ProcessLine(SseOutput* out);
   void Dispatch(SseOutput* out);
+  void Append(std::string_view piece);
 
   std::string line_;        // the current, unterminated line
   std::string data_;        // accumulated `data` values, each followed by `\n`
   std::string event_type_;  // the last `event:` value of the current event
   bool has_data_ = false;
-  bool pending_cr_ = false;  // the previous byte was `\r`: a following `\n` is part of it
-  bool at_start_ = true;     // no line processed yet (BOM check)
+  bool pending_cr_ = false;    // the previous byte was `\r`: a following `\n` is part of it
+  bool at_start_ = true;       // no line processed yet (BOM check)
+  bool oversized_ = false;     // the current event passed kMaxSseEventBytes: dropping it
+  bool line_dropped_ = false;  // bytes of the current line were dropped (it is not blank)
 };
 
 }  // namespace agentctx

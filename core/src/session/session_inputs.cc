@@ -21,12 +21,20 @@ Result<JsonValue> UserMessageFromInput(const JsonValue& input) {
   if (!input.is_object()) return Fail(ErrorCode::kInvalidInput, "submit input must be an object");
   auto text = input.GetString("text");
   if (!text) return Fail(ErrorCode::kInvalidInput, "submit input needs a string `text`");
+  if (text->size() > kMaxSubmitBytes) {
+    return Fail(ErrorCode::kInvalidInput, "submit `text` is " + std::to_string(text->size()) +
+                                              " bytes; the limit is " +
+                                              std::to_string(kMaxSubmitBytes) + " (16 MiB)");
+  }
   std::vector<std::string> images;
   if (const JsonValue* list = input.Find("images"); list != nullptr && !list->is_null()) {
     if (!list->is_array()) return Fail(ErrorCode::kInvalidInput, "`images` must be an array");
     for (const auto& image : list->items()) {
       auto url = image.GetString("image_url");
       if (!url) return Fail(ErrorCode::kInvalidInput, "each image needs a string `image_url`");
+      if (url->size() > kMaxSubmitBytes) {
+        return Fail(ErrorCode::kInvalidInput, "an `image_url` is over the 16 MiB limit");
+      }
       images.emplace_back(*url);
     }
   }

@@ -22,6 +22,10 @@ using FileSystemLookup = std::map<std::string, std::shared_ptr<FileSystem>>;
 /// Every environment's `fs` must name a registered FileSystem (else kInvalidConfig).
 Result<void> CheckFileSystems(const SessionConfig& config, const FileSystemLookup& fs);
 /// `{"text", "images"?: [{"image_url"}], "turn_id"?}` -> the user message item (SPEC §2.1).
+/// The largest `submit` text (and each image URL) accepted: 16 MiB. A larger one is
+/// `invalid_input` and changes nothing (far beyond any context window; bounded memory).
+inline constexpr std::size_t kMaxSubmitBytes = std::size_t{16} * 1024 * 1024;
+
 Result<JsonValue> UserMessageFromInput(const JsonValue& input);
 /// The AGENTS.md manager inputs: ready environments in order, trust, agents_md config.
 AgentsMdInputs AgentsInputsFrom(const SessionConfig& config, const FileSystemLookup& fs);

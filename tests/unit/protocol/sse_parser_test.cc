@@ -36,6 +36,26 @@ constexpr char kCreated[] =
     "\n\n";
 
 // SPEC §10 vector: split after every byte → one response.created.
+// Issue 17: a huge event is dropped as it streams (bounded memory) with one warning; the
+// events around it are kept.
+TEST(Regression, Issue17OversizedSseEventIsDroppedWithAWarning) {
+  const std::string big(kMaxSseEventBytes + 10, 'a');
+  const std::string text =
+      "data: {\"type\":\"before\"}\n\n"
+      "data: {\"type\":\"x\",\"t\":\"" +
+      big +
+      "\"}\n\n"
+      "data: {\"type\":\"after\"}\n\n";
+  for (std::size_t step : {std::size_t{0}, std::size_t{1} << 20}) {
+    SseOutput out = FeedAll(text, step);
+    EXPECT_EQ(Events(out),
+              (std::vector<std::string>{R"({"type":"before"})", R"({"type":"after"})"}))
+        << step;
+    ASSERT_EQ(out.warnings.size(), 1u);
+    EXPECT_EQ(out.warnings[0].code, "sse_event_too_large");
+  }
+}
+
 TEST(SseParser, SplitAfterEveryByteGivesOneEvent) {
   SseOutput out = FeedAll(kCreated, 1);
   ASSERT_EQ(out.events.size(), 1u);

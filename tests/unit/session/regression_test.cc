@@ -67,6 +67,20 @@ TEST(Regression, Issue12RejectedDeliverDoesNotAdvanceTheClock) {
   EXPECT_EQ(accepted.find("1970-01-02T03:"), std::string::npos) << accepted;  // 99 000 s later
 }
 
+// Issue 17: a 100 MB submit was an abort in the package; now a clear invalid_input that
+// leaves the session idle and usable.
+TEST(Regression, Issue17HugeSubmitIsRejectedAndTheSessionStaysUsable) {
+  SessionDriver d;
+  d.Start(kConfig);
+  const std::string huge(std::size_t{16} * 1024 * 1024 + 1, 'x');
+  std::string rejected = d.Call("submit", "{\"text\":\"" + huge + "\"}");
+  EXPECT_NE(rejected.find("\"invalid_input\""), std::string::npos);
+  EXPECT_NE(rejected.find("the limit is"), std::string::npos);
+  EXPECT_EQ(d.Call("history", "{}"), R"({"v":1,"ok":true,"value":[]})");
+  std::string ok = d.Call("submit", R"({"text":"small"})");
+  EXPECT_NE(ok.find("\"model_request\""), std::string::npos) << ok.substr(0, 300);
+}
+
 // One definition of cacheable(t) (SPEC §9), used by the explainer and the mock's simulator.
 TEST(Regression, Issue12CacheableHasOneDefinition) {
   EXPECT_EQ(Cacheable(1023), 0u);

@@ -18,6 +18,7 @@ constexpr std::uint64_t kNoCap = UINT64_MAX;
 struct Candidate {
   std::string path;
   std::uint64_t size = 0;
+  AgentsMdSourceKind kind = AgentsMdSourceKind::kProject;
 };
 
 struct EnvLoad {
@@ -125,19 +126,28 @@ Result<EnvLoad> LoadEnvironment(const EnvironmentSelection& env, const AgentsMdC
   }
   ACTX_TRY(std::string cwd, NormalizeAbsolute(env.cwd));
   std::vector<Candidate> found;
+  // A candidate stat: true when `path` is a file (appended to `found`); not_found, a directory
+  // or kind `other` -> false; other errors fail the environment.
+  auto probe_file = [&](std::string path, AgentsMdSourceKind kind) -> Result<bool> {
+    Result<FileStat> st = env.fs->Stat(path);
+    probes->Record(env.fs_name, path, ProbeRole::kProjectFile, st);
+    if (!st.has_value()) {
+      if (st.error().code == ErrorCode::kNotFound) return false;
+      return Fail(std::move(st).error());
+    }
+    if (st->kind != FileKind::kFile) return false;
+    found.push_back(Candidate{std::move(path), st->size, kind});
+    return true;
+  };
   for (const std::string& dir : SearchDirs(env, cwd, config, probes)) {
     for (const std::string& name : names) {
-      std::string path = Join(dir, name);
-      Result<FileStat> st = env.fs->Stat(path);
-      probes->Record(env.fs_name, path, ProbeRole::kProjectFile, st);
-      if (!st.has_value()) {
-        if (st.error().code == ErrorCode::kNotFound) continue;
-        return Fail(std::move(st).error());
-      }
-      if (st->kind != FileKind::kFile) continue;  // dir / other -> next name
-      found.push_back(Candidate{std::move(path), st->size});
-      break;  // one file per directory
+      ACTX_TRY(bool is_file, probe_file(Join(dir, name), AgentsMdSourceKind::kProject));
+      if (is_file) break;  // one file per directory
     }
+    // Step 3b': the directory's personal overlay follows its selected file (ours).
+    ACTX_TRY(bool has_local,
+             probe_file(Join(dir, kAgentsLocalFilename), AgentsMdSourceKind::kLocal));
+    (void)has_local;
   }
   EnvLoad load;
   for (const Candidate& c : found) {
@@ -160,7 +170,7 @@ Result<EnvLoad> LoadEnvironment(const EnvironmentSelection& env, const AgentsMdC
     if (TrimUnicode(text).empty()) continue;  // whitespace-only: dropped, consumes nothing
     remaining -= raw.size();
     load.used += raw.size();
-    load.entries.push_back(AgentsMdEntry{std::move(text), c.path, env.id, cwd});
+    load.entries.push_back(AgentsMdEntry{std::move(text), c.path, env.id, cwd, c.kind});
   }
   return load;
 }
@@ -175,7 +185,7 @@ std::string CwdForDisplay(const std::string& cwd) {
 std::vector<std::string> CandidateNames(const std::vector<std::string>& fallbacks) {
   std::vector<std::string> names = {kAgentsOverrideFilename, kAgentsFilename};
   for (const std::string& name : fallbacks) {
-    if (!IsPlainName(name)) continue;
+    if (!IsPlainName(name) || name == kAgentsLocalFilename) continue;
     if (std::find(names.begin(), names.end(), name) != names.end()) continue;
     names.push_back(name);
   }
@@ -229,11 +239,12 @@ Result<AgentsMdLoad> LoadAgentsMd(const AgentsMdInputs& inputs, const GlobalDoc*
   result.global_text = load.global.text;
   result.text = AssembleAgentsMdText(result.global_text, entries);
   if (result.global_text.has_value()) {
-    result.sources.push_back(
-        AgentsMdSource{load.global.path, primary->id, result.primary_cwd, /*global=*/true});
+    result.sources.push_back(AgentsMdSource{load.global.path, primary->id, result.primary_cwd,
+                                            /*global=*/true, AgentsMdSourceKind::kGlobal});
   }
   for (const AgentsMdEntry& e : entries) {
-    result.sources.push_back(AgentsMdSource{e.path, e.environment_id, e.cwd, /*global=*/false});
+    result.sources.push_back(
+        AgentsMdSource{e.path, e.environment_id, e.cwd, /*global=*/false, e.kind});
   }
   result.entries = std::move(entries);
   return load;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "agentctx/file_system.h"
@@ -56,20 +57,31 @@ struct AgentsMdInputs {
   AgentsMdConfig config;
 };
 
+/// What a source file is (inspect view `kind`): the global file, a project document chosen per
+/// directory (override, AGENTS.md or fallback), a directory's personal `AGENTS.local.md`
+/// overlay (ours), or a file pulled in by an `@path` import line (ours).
+enum class AgentsMdSourceKind { kGlobal, kProject, kLocal, kImport };
+
+/// "global" | "project" | "local" | "import".
+std::string_view AgentsMdSourceKindName(AgentsMdSourceKind kind);
+
 /// Where one piece of the assembled text came from.
 struct AgentsMdSource {
   std::string path;
   std::string environment_id;  // the global file: the primary environment's id
   std::string cwd;             // that environment's (normalised) cwd
   bool global = false;
+  AgentsMdSourceKind kind = AgentsMdSourceKind::kProject;
 };
 
-/// One project document kept by discovery (SPEC §4 "Entry").
+/// One project document kept by discovery (SPEC §4 "Entry"): a directory's selected file
+/// (kind kProject) or its AGENTS.local.md overlay (kind kLocal), each its own entry.
 struct AgentsMdEntry {
   std::string contents;  // lossy UTF-8, not trimmed, never whitespace-only
   std::string path;
   std::string environment_id;
   std::string cwd;
+  AgentsMdSourceKind kind = AgentsMdSourceKind::kProject;
 };
 
 /// The outcome of discovery + assembly (SPEC §4 "Result"). `text` is none when there is no

@@ -93,8 +93,10 @@ TEST_F(AgentsMdDiscovery, StatOrderIsMarkersThenCandidatesRootFirst) {
                                  "stat /repo/sub/.git",
                                  "stat /repo/.git",
                                  "stat /repo/AGENTS.override.md",
+                                 "stat /repo/AGENTS.local.md",
                                  "stat /repo/sub/AGENTS.override.md",
                                  "stat /repo/sub/AGENTS.md",
+                                 "stat /repo/sub/AGENTS.local.md",
                                  "read /repo/AGENTS.override.md 4096",
                                  "read /repo/sub/AGENTS.md 4095",
                              }));
@@ -136,7 +138,7 @@ TEST_F(AgentsMdDiscovery, TenThousandFileDirectoryNeedsNoListing) {
   AgentsMdLoad load = LoadOk(Inputs("/repo"));
   EXPECT_EQ(load.result.text, "big dir doc");
   EXPECT_EQ(counting_.lists(), 0u);
-  EXPECT_EQ(counting_.stats(), 4u);  // /repo/.git, /.git, override, AGENTS.md
+  EXPECT_EQ(counting_.stats(), 5u);  // /repo/.git, /.git, override, AGENTS.md, AGENTS.local.md
 }
 
 TEST_F(AgentsMdDiscovery, BinaryFileIsDecodedLossily) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Runs every tests/fixtures/agents_md/<case>/ (one TEST per case: the SPEC §4 vector table plus
 // our edge cases). Each case: load the input trees into MemoryFileSystems, Refresh once, then
-// compare text (expected.txt), sources, warnings, error and fragment with case.json "expect",
-// and the inspect view with the golden inspect.json (ACTX_UPDATE_GOLDENS=1 rewrites it).
+// compare text (expected.txt), sources (and their kinds), warnings, error and fragment with
+// case.json "expect", and the inspect view with the golden inspect.json (ACTX_UPDATE_GOLDENS=1
+// rewrites it).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,6 +40,10 @@ const std::vector<std::string>& KnownCases() {
       "invalid_utf8",
       "labelled_block",
       "limit_zero",
+      "local_overlay_after_override",
+      "local_overlay_follows_team_file",
+      "local_overlay_in_budget",
+      "local_overlay_only",
       "marker_stat_io",
       "nothing",
       "override_is_dir",
@@ -86,9 +91,18 @@ void RunCase(const std::string& name) {
     EXPECT_EQ(outcome->generation, 1u);
     EXPECT_TRUE(manager.has_loaded());
     EXPECT_EQ(manager.loaded().text, c.expected_text);
-    if (!c.expected_text.has_value()) EXPECT_TRUE(manager.instruction_sources().empty());
+    if (!c.expected_text.has_value()) {
+      EXPECT_TRUE(manager.instruction_sources().empty());
+    }
     if (const JsonValue* sources = c.expect.Find("sources")) {
       EXPECT_EQ(manager.instruction_sources(), Strings(*sources));
+    }
+    if (const JsonValue* kinds = c.expect.Find("source_kinds")) {
+      std::vector<std::string> actual;
+      for (const AgentsMdSource& s : manager.loaded().sources) {
+        actual.push_back(std::string(AgentsMdSourceKindName(s.kind)));
+      }
+      EXPECT_EQ(actual, Strings(*kinds));
     }
     if (const JsonValue* warnings = c.expect.Find("warnings")) {
       std::vector<AgentsMdWarning> want;
@@ -147,6 +161,10 @@ ACTX_AGENTS_MD_CASE(HostEnvFailureRestoresBudget, "host_env_failure_restores_bud
 ACTX_AGENTS_MD_CASE(InvalidUtf8, "invalid_utf8")
 ACTX_AGENTS_MD_CASE(LabelledBlock, "labelled_block")
 ACTX_AGENTS_MD_CASE(LimitZero, "limit_zero")
+ACTX_AGENTS_MD_CASE(LocalOverlayAfterOverride, "local_overlay_after_override")
+ACTX_AGENTS_MD_CASE(LocalOverlayFollowsTeamFile, "local_overlay_follows_team_file")
+ACTX_AGENTS_MD_CASE(LocalOverlayInBudget, "local_overlay_in_budget")
+ACTX_AGENTS_MD_CASE(LocalOverlayOnly, "local_overlay_only")
 ACTX_AGENTS_MD_CASE(MarkerStatIo, "marker_stat_io")
 ACTX_AGENTS_MD_CASE(Nothing, "nothing")
 ACTX_AGENTS_MD_CASE(OverrideIsDir, "override_is_dir")

@@ -244,7 +244,8 @@ export type ErrorEffectCode =
 
 export type WarningCode =
   | 'unknown_config_key' | 'stale_delivery' | 'unsupported_item' | 'sse_parse_error'
-  | 'agents_md_read_warning' | 'agents_md_truncated' | 'tool_name_collision' | 'step_limit'
+  | 'agents_md_read_warning' | 'agents_md_truncated' | 'agents_md_import_warning'
+  | 'tool_name_collision' | 'step_limit'
   | 'rollout_torn_line' | 'world_state_patch_without_full' | 'snapshot_restore_failed'
   | 'compaction_trimmed' | 'compaction_stalled' | 'long_thread';
 

@@ -3,9 +3,11 @@
 #include "agents_md/discovery.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 #include "agents_md/assembly.h"
+#include "agents_md/imports.h"
 #include "support/paths.h"
 #include "support/utf8.h"
 
@@ -79,9 +81,11 @@ GlobalDoc ReadGlobal(const AgentsMdInputs& inputs, ProbeSet* probes,
   return global;
 }
 
-// SPEC §4 step 3a: the directories to search, root first.
+// SPEC §4 step 3a: the directories to search, root first (`*found_root`: a marker was found,
+// so the first directory is the project root rather than the cwd).
 std::vector<std::string> SearchDirs(const EnvironmentSelection& env, const std::string& cwd,
-                                    const AgentsMdConfig& config, ProbeSet* probes) {
+                                    const AgentsMdConfig& config, ProbeSet* probes,
+                                    bool* found_root) {
   std::optional<std::string> root;
   bool any_marker = std::any_of(config.root_markers.begin(), config.root_markers.end(),
                                 [](const std::string& m) { return IsPlainName(m); });
@@ -103,6 +107,7 @@ std::vector<std::string> SearchDirs(const EnvironmentSelection& env, const std::
     }
   }
   std::vector<std::string> dirs;
+  *found_root = root.has_value();
   if (!root.has_value()) {
     dirs.push_back(cwd);
     return dirs;
@@ -139,7 +144,9 @@ Result<EnvLoad> LoadEnvironment(const EnvironmentSelection& env, const AgentsMdC
     found.push_back(Candidate{std::move(path), st->size, kind});
     return true;
   };
-  for (const std::string& dir : SearchDirs(env, cwd, config, probes)) {
+  bool found_root = false;
+  std::vector<std::string> dirs = SearchDirs(env, cwd, config, probes, &found_root);
+  for (const std::string& dir : dirs) {
     for (const std::string& name : names) {
       ACTX_TRY(bool is_file, probe_file(Join(dir, name), AgentsMdSourceKind::kProject));
       if (is_file) break;  // one file per directory
@@ -150,8 +157,15 @@ Result<EnvLoad> LoadEnvironment(const EnvironmentSelection& env, const AgentsMdC
     (void)has_local;
   }
   EnvLoad load;
+  // Files read for this environment (its documents and their imports): each is read once. Two
+  // environments may share files, and then each block has them (SPEC §4 labelled layout).
+  std::set<std::string> included;
+  ImportExpander imports(env, dirs.front(), found_root, probes, &included, &load.warnings);
+  const std::uint64_t budget = remaining;
   for (const Candidate& c : found) {
     if (remaining == 0) break;
+    std::string key = IncludedKey(env.fs_name, c.path);
+    if (included.count(key) != 0) continue;  // already imported: each file once
     Result<std::string> data = env.fs->Read(c.path, remaining);
     if (!data.has_value()) {
       if (data.error().code == ErrorCode::kNotFound) continue;
@@ -169,9 +183,12 @@ Result<EnvLoad> LoadEnvironment(const EnvironmentSelection& env, const AgentsMdC
     std::string text = LossyUtf8(raw);
     if (TrimUnicode(text).empty()) continue;  // whitespace-only: dropped, consumes nothing
     remaining -= raw.size();
-    load.used += raw.size();
-    load.entries.push_back(AgentsMdEntry{std::move(text), c.path, env.id, cwd, c.kind});
+    included.insert(std::move(key));
+    AgentsMdEntry entry{std::string(), c.path, env.id, cwd, c.kind, {}};
+    entry.contents = imports.Expand(text, c.path, truncated, &remaining, &entry.imports);
+    load.entries.push_back(std::move(entry));
   }
+  load.used = budget - remaining;
   return load;
 }
 
@@ -239,12 +256,20 @@ Result<AgentsMdLoad> LoadAgentsMd(const AgentsMdInputs& inputs, const GlobalDoc*
   result.global_text = load.global.text;
   result.text = AssembleAgentsMdText(result.global_text, entries);
   if (result.global_text.has_value()) {
-    result.sources.push_back(AgentsMdSource{load.global.path, primary->id, result.primary_cwd,
-                                            /*global=*/true, AgentsMdSourceKind::kGlobal});
+    result.sources.push_back(AgentsMdSource{load.global.path,
+                                            primary->id,
+                                            result.primary_cwd,
+                                            /*global=*/true,
+                                            AgentsMdSourceKind::kGlobal,
+                                            {}});
   }
   for (const AgentsMdEntry& e : entries) {
     result.sources.push_back(
-        AgentsMdSource{e.path, e.environment_id, e.cwd, /*global=*/false, e.kind});
+        AgentsMdSource{e.path, e.environment_id, e.cwd, /*global=*/false, e.kind, {}});
+    for (const AgentsMdImport& i : e.imports) {
+      result.sources.push_back(AgentsMdSource{i.path, e.environment_id, e.cwd, /*global=*/false,
+                                              AgentsMdSourceKind::kImport, i.imported_from});
+    }
   }
   result.entries = std::move(entries);
   return load;

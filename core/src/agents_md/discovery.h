@@ -16,7 +16,10 @@
 //        document (kind `local`), whether or not a team file was selected;
 //     c. read each with read(path, remaining): not_found -> skip; errors fail the environment;
 //        larger than remaining -> raw cut + warning `agents_md_truncated`; lossy UTF-8, not
-//        trimmed; whitespace-only -> dropped, consumes nothing; else remaining -= raw bytes.
+//        trimmed; whitespace-only -> dropped, consumes nothing; else remaining -= raw bytes,
+//        then (ours) its `@path` import lines are expanded (imports.h), each imported file
+//        read once and counted in the same budget. A document an earlier import already read
+//        is skipped (each file is read at most once per environment).
 //     d. failure: sandboxed -> the load fails (kAgentsMdLoadFailed); host -> warning, the
 //        environment contributes nothing (its budget is restored).
 //  4. Assembly (assembly.h). Every stat is recorded in the probe set (probe_set.h).

@@ -162,6 +162,9 @@ JsonValue AgentsMdManager::Inspect() const {
     src.Set("cwd", JsonValue::String(s.cwd));
     src.Set("global", JsonValue::Bool(s.global));
     src.Set("kind", JsonValue::String(std::string(AgentsMdSourceKindName(s.kind))));
+    if (s.kind == AgentsMdSourceKind::kImport) {
+      src.Set("imported_from", JsonValue::String(s.imported_from));
+    }
     sources.Push(std::move(src));
   }
   out.Set("sources", std::move(sources));

@@ -72,16 +72,25 @@ struct AgentsMdSource {
   std::string cwd;             // that environment's (normalised) cwd
   bool global = false;
   AgentsMdSourceKind kind = AgentsMdSourceKind::kProject;
+  std::string imported_from{};  // kImport only: the file whose `@path` line pulled it in
+};
+
+/// One file read through an `@path` import line (imports.h).
+struct AgentsMdImport {
+  std::string path;
+  std::string imported_from;
+  std::uint32_t depth = 1;  // the walked document's own imports are depth 1
 };
 
 /// One project document kept by discovery (SPEC §4 "Entry"): a directory's selected file
 /// (kind kProject) or its AGENTS.local.md overlay (kind kLocal), each its own entry.
 struct AgentsMdEntry {
-  std::string contents;  // lossy UTF-8, not trimmed, never whitespace-only
+  std::string contents;  // lossy UTF-8, not trimmed, never whitespace-only; imports expanded
   std::string path;
   std::string environment_id;
   std::string cwd;
   AgentsMdSourceKind kind = AgentsMdSourceKind::kProject;
+  std::vector<AgentsMdImport> imports{};  // files its `@path` lines pulled in, in text order
 };
 
 /// The outcome of discovery + assembly (SPEC §4 "Result"). `text` is none when there is no
@@ -95,10 +104,13 @@ struct AgentsMdResult {
 };
 
 /// A `warning` event payload (SPEC §2.5): `code` is a SPEC §2.8 warning code.
-/// AGENTS.md warnings are ordinary warnings (`agents_md_read_warning`, `agents_md_truncated`).
+/// AGENTS.md warnings are ordinary warnings (`agents_md_read_warning`, `agents_md_truncated`,
+/// `agents_md_import_warning`).
 using AgentsMdWarning = Warning;
 
 inline constexpr const char* kWarnAgentsMdRead = "agents_md_read_warning";
 inline constexpr const char* kWarnAgentsMdTruncated = "agents_md_truncated";
+/// An `@path` import line that was not read (ours; the message names the line and the reason).
+inline constexpr const char* kWarnAgentsMdImport = "agents_md_import_warning";
 
 }  // namespace agentctx

@@ -37,6 +37,16 @@ const std::vector<std::string>& KnownCases() {
       "global_override_symlink_loop",
       "hello_world",
       "host_env_failure_restores_budget",
+      "import_cycle",
+      "import_depth_limit",
+      "import_diamond_counted_once",
+      "import_in_code_fence",
+      "import_in_place",
+      "import_missing",
+      "import_nested",
+      "import_of_walked_file",
+      "import_outside_cwd_without_root",
+      "import_outside_root",
       "invalid_utf8",
       "labelled_block",
       "limit_zero",
@@ -158,6 +168,16 @@ ACTX_AGENTS_MD_CASE(GlobalInvalidUtf8, "global_invalid_utf8")
 ACTX_AGENTS_MD_CASE(GlobalOverrideSymlinkLoop, "global_override_symlink_loop")
 ACTX_AGENTS_MD_CASE(HelloWorld, "hello_world")
 ACTX_AGENTS_MD_CASE(HostEnvFailureRestoresBudget, "host_env_failure_restores_budget")
+ACTX_AGENTS_MD_CASE(ImportCycle, "import_cycle")
+ACTX_AGENTS_MD_CASE(ImportDepthLimit, "import_depth_limit")
+ACTX_AGENTS_MD_CASE(ImportDiamondCountedOnce, "import_diamond_counted_once")
+ACTX_AGENTS_MD_CASE(ImportInCodeFence, "import_in_code_fence")
+ACTX_AGENTS_MD_CASE(ImportInPlace, "import_in_place")
+ACTX_AGENTS_MD_CASE(ImportMissing, "import_missing")
+ACTX_AGENTS_MD_CASE(ImportNested, "import_nested")
+ACTX_AGENTS_MD_CASE(ImportOfWalkedFile, "import_of_walked_file")
+ACTX_AGENTS_MD_CASE(ImportOutsideCwdWithoutRoot, "import_outside_cwd_without_root")
+ACTX_AGENTS_MD_CASE(ImportOutsideRoot, "import_outside_root")
 ACTX_AGENTS_MD_CASE(InvalidUtf8, "invalid_utf8")
 ACTX_AGENTS_MD_CASE(LabelledBlock, "labelled_block")
 ACTX_AGENTS_MD_CASE(LimitZero, "limit_zero")

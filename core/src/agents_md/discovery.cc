@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "agents_md/assembly.h"
+#include "agents_md/budget.h"
 #include "agents_md/imports.h"
 #include "support/paths.h"
 #include "support/utf8.h"
@@ -27,6 +28,7 @@ struct EnvLoad {
   std::vector<AgentsMdEntry> entries;
   std::vector<AgentsMdWarning> warnings;
   std::uint64_t used = 0;
+  std::uint64_t omitted = 0;  // budget.h
 };
 
 // A single path segment we can join safely (`.`/`..`/NUL would not give a normalised path).
@@ -161,34 +163,31 @@ Result<EnvLoad> LoadEnvironment(const EnvironmentSelection& env, const AgentsMdC
   // environments may share files, and then each block has them (SPEC §4 labelled layout).
   std::set<std::string> included;
   ImportExpander imports(env, dirs.front(), found_root, probes, &included, &load.warnings);
-  const std::uint64_t budget = remaining;
+  ByteBudget budget{remaining, 0};
   for (const Candidate& c : found) {
-    if (remaining == 0) break;
     std::string key = IncludedKey(env.fs_name, c.path);
     if (included.count(key) != 0) continue;  // already imported: each file once
-    Result<std::string> data = env.fs->Read(c.path, remaining);
+    if (budget.remaining == 0) {             // found but not read: said (budget.h rule 2)
+      SkipForBudget(&budget, c.path, c.size, &load.warnings);
+      continue;
+    }
+    Result<std::string> data = env.fs->Read(c.path, budget.remaining);
     if (!data.has_value()) {
       if (data.error().code == ErrorCode::kNotFound) continue;
       return Fail(std::move(data).error());
     }
     std::string raw = std::move(data).value();
-    bool truncated = c.size > remaining || raw.size() > remaining;
-    if (raw.size() > remaining) raw.resize(static_cast<std::size_t>(remaining));
-    if (truncated) {
-      load.warnings.push_back({kWarnAgentsMdTruncated, "AGENTS.md instructions truncated: `" +
-                                                           c.path +
-                                                           "` exceeds the remaining budget of " +
-                                                           std::to_string(remaining) + " bytes"});
-    }
+    bool truncated = CutToBudget(&budget, c.path, c.size, &raw, &load.warnings);
     std::string text = LossyUtf8(raw);
     if (TrimUnicode(text).empty()) continue;  // whitespace-only: dropped, consumes nothing
-    remaining -= raw.size();
+    budget.remaining -= raw.size();
     included.insert(std::move(key));
     AgentsMdEntry entry{std::string(), c.path, env.id, cwd, c.kind, {}};
-    entry.contents = imports.Expand(text, c.path, truncated, &remaining, &entry.imports);
+    entry.contents = imports.Expand(text, c.path, truncated, &budget, &entry.imports);
     load.entries.push_back(std::move(entry));
   }
-  load.used = budget - remaining;
+  load.used = remaining - budget.remaining;
+  load.omitted = budget.omitted;
   return load;
 }
 
@@ -245,6 +244,7 @@ Result<AgentsMdLoad> LoadAgentsMd(const AgentsMdInputs& inputs, const GlobalDoc*
         continue;  // contributes nothing, consumes no budget
       }
       remaining -= env_load->used;
+      load.result.omitted_bytes += env_load->omitted;
       for (AgentsMdWarning& w : env_load->warnings) load.warnings.push_back(std::move(w));
       for (AgentsMdEntry& e : env_load->entries) entries.push_back(std::move(e));
     }
@@ -255,13 +255,17 @@ Result<AgentsMdLoad> LoadAgentsMd(const AgentsMdInputs& inputs, const GlobalDoc*
   result.primary_cwd = primary != nullptr ? CwdForDisplay(primary->cwd) : std::string();
   result.global_text = load.global.text;
   result.text = AssembleAgentsMdText(result.global_text, entries);
+  if (result.text.has_value() && result.omitted_bytes > 0) {
+    AppendTruncationNote(&*result.text, result.omitted_bytes, config.max_bytes);
+  }
   if (result.global_text.has_value()) {
-    result.sources.push_back(AgentsMdSource{load.global.path,
-                                            primary->id,
-                                            result.primary_cwd,
-                                            /*global=*/true,
-                                            AgentsMdSourceKind::kGlobal,
-                                            {}});
+    AgentsMdSource global;
+    global.path = load.global.path;
+    global.environment_id = primary->id;
+    global.cwd = result.primary_cwd;
+    global.global = true;
+    global.kind = AgentsMdSourceKind::kGlobal;
+    result.sources.push_back(std::move(global));
   }
   for (const AgentsMdEntry& e : entries) {
     result.sources.push_back(

@@ -15,14 +15,17 @@
 //        (ours) `AGENTS.local.md` under the same stat rules, kept as the directory's second
 //        document (kind `local`), whether or not a team file was selected;
 //     c. read each with read(path, remaining): not_found -> skip; errors fail the environment;
-//        larger than remaining -> raw cut + warning `agents_md_truncated`; lossy UTF-8, not
-//        trimmed; whitespace-only -> dropped, consumes nothing; else remaining -= raw bytes,
+//        larger than remaining -> raw cut + warning `agents_md_truncated`; (ours) a document
+//        found once the budget is 0 is not read but warned about the same way (budget.h);
+//        lossy UTF-8, not trimmed; whitespace-only -> dropped, consumes nothing; else
+//        remaining -= raw bytes,
 //        then (ours) its `@path` import lines are expanded (imports.h), each imported file
 //        read once and counted in the same budget. A document an earlier import already read
 //        is skipped (each file is read at most once per environment).
 //     d. failure: sandboxed -> the load fails (kAgentsMdLoadFailed); host -> warning, the
 //        environment contributes nothing (its budget is restored).
-//  4. Assembly (assembly.h). Every stat is recorded in the probe set (probe_set.h).
+//  4. Assembly (assembly.h); when the budget cut or skipped anything, the text ends with one
+//     truncation note line (budget.h, ours). Every stat is recorded in the probe set.
 #pragma once
 
 #include <cstdint>

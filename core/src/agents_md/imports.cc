@@ -56,9 +56,8 @@ ImportExpander::ImportExpander(const EnvironmentSelection& env, std::string scop
       warnings_(warnings) {}
 
 std::string ImportExpander::Expand(std::string_view text, const std::string& path, bool cut,
-                                   std::uint64_t* remaining,
-                                   std::vector<AgentsMdImport>* imported) {
-  remaining_ = remaining;
+                                   ByteBudget* budget, std::vector<AgentsMdImport>* imported) {
+  budget_ = budget;
   imported_ = imported;
   std::vector<std::string> chain = {path};
   return ExpandAt(text, path, 0, cut, &chain);
@@ -168,27 +167,19 @@ bool ImportExpander::Import(std::string_view line, std::string_view target, cons
     Warn(line, from, "not read: `" + path + "` is not a file");
     return false;
   }
-  std::uint64_t& remaining = *remaining_;
-  if (remaining == 0) {
-    warnings_->push_back({kWarnAgentsMdTruncated, "AGENTS.md instructions truncated: `" + path +
-                                                      "` exceeds the remaining budget of 0 bytes"});
+  if (budget_->remaining == 0) {
+    SkipForBudget(budget_, path, st->size, warnings_);
     return false;
   }
   // Step 5.
-  Result<std::string> data = env_.fs->Read(path, remaining);
+  Result<std::string> data = env_.fs->Read(path, budget_->remaining);
   if (!data.has_value()) {
     Warn(line, from, "not read: " + data.error().Display());
     return false;
   }
   std::string raw = std::move(data).value();
-  bool cut = st->size > remaining || raw.size() > remaining;
-  if (raw.size() > remaining) raw.resize(static_cast<std::size_t>(remaining));
-  if (cut) {
-    warnings_->push_back({kWarnAgentsMdTruncated, "AGENTS.md instructions truncated: `" + path +
-                                                      "` exceeds the remaining budget of " +
-                                                      std::to_string(remaining) + " bytes"});
-  }
-  remaining -= raw.size();
+  bool cut = CutToBudget(budget_, path, st->size, &raw, warnings_);
+  budget_->remaining -= raw.size();
   included_->insert(std::move(key));
   imported_->push_back(AgentsMdImport{path, from, depth + 1});
   // Step 6.

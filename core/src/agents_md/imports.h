@@ -12,9 +12,9 @@
 //  3. Refuse a depth beyond kMaxImportDepth; a path already on the current import chain (a
 //     cycle) or already included for this environment (a second visit) is not read again.
 //  4. Stat (recorded in the probe set, role `import`): not_found, another error or a kind that
-//     is not `file` -> not read. No budget left -> not read (warning `agents_md_truncated`).
-//  5. read(path, remaining): an error -> not read; larger than remaining -> raw cut + warning
-//     `agents_md_truncated`; lossy UTF-8; remaining -= raw bytes (each file counts once).
+//     is not `file` -> not read. No budget left -> not read (budget.h rule 2).
+//  5. read(path, remaining): an error -> not read; larger than remaining -> raw cut (budget.h
+//     rule 1); lossy UTF-8; remaining -= raw bytes (each file counts once).
 //  6. Expand the imported text (steps 1-6, depth + 1) and put it in place of the line, keeping
 //     the line's LF. Every import that is not read leaves its line as written, with one
 //     `agents_md_import_warning` naming the line, the importing file and the reason.
@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agents_md/budget.h"
 #include "agents_md/probe_set.h"
 #include "agents_md/types.h"
 
@@ -49,10 +50,10 @@ class ImportExpander {
                  std::vector<AgentsMdWarning>* warnings);
 
   /// Expands `text`, the contents of walked document `path` (already counted in the budget).
-  /// `cut`: the document was cut by the budget. `*remaining` is the shared budget; imported
-  /// bytes are subtracted. Imported files are appended to `*imported` in document order.
-  std::string Expand(std::string_view text, const std::string& path, bool cut,
-                     std::uint64_t* remaining, std::vector<AgentsMdImport>* imported);
+  /// `cut`: the document was cut by the budget. `*budget` is the shared budget; imported
+  /// bytes are taken from it. Imported files are appended to `*imported` in document order.
+  std::string Expand(std::string_view text, const std::string& path, bool cut, ByteBudget* budget,
+                     std::vector<AgentsMdImport>* imported);
 
  private:
   std::string ExpandAt(std::string_view text, const std::string& path, std::uint32_t depth,
@@ -69,7 +70,7 @@ class ImportExpander {
   ProbeSet* probes_;
   std::set<std::string>* included_;
   std::vector<AgentsMdWarning>* warnings_;
-  std::uint64_t* remaining_ = nullptr;
+  ByteBudget* budget_ = nullptr;
   std::vector<AgentsMdImport>* imported_ = nullptr;
 };
 

@@ -94,12 +94,14 @@ struct AgentsMdEntry {
 };
 
 /// The outcome of discovery + assembly (SPEC §4 "Result"). `text` is none when there is no
-/// global text and no entry; `sources` then is empty.
+/// global text and no entry; `sources` then is empty. When `omitted_bytes` > 0, `text` ends
+/// with the truncation note line (budget.h).
 struct AgentsMdResult {
   std::optional<std::string> text;
   std::optional<std::string> global_text;  // trimmed
   std::vector<AgentsMdEntry> entries;
   std::vector<AgentsMdSource> sources;  // global first, then entries in order
+  std::uint64_t omitted_bytes = 0;      // found project bytes the budget left out (budget.h)
   std::string primary_cwd;              // for the fragment header
 };
 

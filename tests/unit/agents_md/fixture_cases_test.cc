@@ -25,6 +25,7 @@ const std::vector<std::string>& KnownCases() {
       "agents_is_dir",
       "agents_is_other",
       "blank_override",
+      "budget_full_skips_nested",
       "candidate_stat_error_sandboxed",
       "custom_marker",
       "fallback_names_filtered",
@@ -67,6 +68,7 @@ const std::vector<std::string>& KnownCases() {
       "secondary_only_doc",
       "starting_env_skipped",
       "truncated",
+      "truncated_40k",
       "two_env_budget",
       "untrusted",
       "whitespace_doc_consumes_nothing",
@@ -156,6 +158,7 @@ TEST(AgentsMdFixtures, EveryCaseDirectoryIsRun) {
 ACTX_AGENTS_MD_CASE(AgentsIsDir, "agents_is_dir")
 ACTX_AGENTS_MD_CASE(AgentsIsOther, "agents_is_other")
 ACTX_AGENTS_MD_CASE(BlankOverride, "blank_override")
+ACTX_AGENTS_MD_CASE(BudgetFullSkipsNested, "budget_full_skips_nested")
 ACTX_AGENTS_MD_CASE(CandidateStatErrorSandboxed, "candidate_stat_error_sandboxed")
 ACTX_AGENTS_MD_CASE(CustomMarker, "custom_marker")
 ACTX_AGENTS_MD_CASE(FallbackNamesFiltered, "fallback_names_filtered")
@@ -198,6 +201,7 @@ ACTX_AGENTS_MD_CASE(RootNestedBudget, "root_nested_budget")
 ACTX_AGENTS_MD_CASE(SecondaryOnlyDoc, "secondary_only_doc")
 ACTX_AGENTS_MD_CASE(StartingEnvSkipped, "starting_env_skipped")
 ACTX_AGENTS_MD_CASE(Truncated, "truncated")
+ACTX_AGENTS_MD_CASE(Truncated40k, "truncated_40k")
 ACTX_AGENTS_MD_CASE(TwoEnvBudget, "two_env_budget")
 ACTX_AGENTS_MD_CASE(Untrusted, "untrusted")
 ACTX_AGENTS_MD_CASE(WhitespaceDocConsumesNothing, "whitespace_doc_consumes_nothing")

@@ -118,7 +118,8 @@ TEST_F(AgentsMdImports, ImportedBytesShareTheBudgetAndACutIsReported) {
   Add("/repo/AGENTS.md", "@a.md\n");  // 6 bytes
   Add("/repo/a.md", "0123456789");
   AgentsMdLoad load = LoadOk(Inputs(10));
-  EXPECT_EQ(load.result.text, "0123\n");
+  EXPECT_EQ(load.result.text,
+            "0123\n\n[AGENTS.md instructions truncated: 6 bytes omitted to fit the 10-byte limit]");
   EXPECT_EQ(Messages(load), (std::vector<std::string>{
                                 "agents_md_truncated: AGENTS.md instructions truncated: "
                                 "`/repo/a.md` exceeds the remaining budget of 4 bytes",
@@ -129,7 +130,9 @@ TEST_F(AgentsMdImports, NoBudgetLeftLeavesTheLineAndWarns) {
   Add("/repo/AGENTS.md", "@a.md\nxxxx");  // exactly the budget
   Add("/repo/a.md", "A");
   AgentsMdLoad load = LoadOk(Inputs(10));
-  EXPECT_EQ(load.result.text, "@a.md\nxxxx");
+  EXPECT_EQ(load.result.text,
+            "@a.md\nxxxx\n\n[AGENTS.md instructions truncated: 1 bytes omitted to fit the 10-byte "
+            "limit]");
   EXPECT_EQ(Messages(load), (std::vector<std::string>{
                                 "agents_md_truncated: AGENTS.md instructions truncated: "
                                 "`/repo/a.md` exceeds the remaining budget of 0 bytes",
@@ -143,7 +146,8 @@ TEST_F(AgentsMdImports, TheCutLastLineOfATruncatedDocumentIsNotAnImport) {
   Add("/repo/docs/style.md", "never");
   Add("/repo/docs", "");  // would be "not a file" if `@docs` were taken as an import
   AgentsMdLoad load = LoadOk(Inputs(7));
-  EXPECT_EQ(load.result.text, "x\n@docs");
+  ASSERT_EQ(load.result.entries.size(), 1u);
+  EXPECT_EQ(load.result.entries[0].contents, "x\n@docs");
   ASSERT_EQ(load.warnings.size(), 1u);
   EXPECT_EQ(load.warnings[0].code, "agents_md_truncated");
 }

@@ -103,6 +103,15 @@ export interface CompactionConfig {
   prompt?: string | null;
 }
 
+/** Opt-in task frontier (ours): the `update_plan` tool and the `<task_frontier>` block. */
+export interface TaskFrontierConfig {
+  enabled?: boolean;
+  /** The task's goal; default: the first user message. */
+  goal?: string | null;
+  /** Pinned rules shown in the block. */
+  rules?: string[];
+}
+
 /** The session config of `session.start` / `session.resume` (SPEC §2.2). */
 export interface SessionConfig {
   /** Required; on resume it must equal the rollout's. */
@@ -126,6 +135,7 @@ export interface SessionConfig {
   prompt_cache_key?: string | null;
   compaction?: CompactionConfig;
   max_steps_per_turn?: number;
+  task_frontier?: TaskFrontierConfig;
 }
 
 /** An RFC 7386 merge patch: every field optional, `null` deletes, arrays replace whole. */

@@ -101,8 +101,10 @@ ResumeState BuildResumeState(const ParsedRollout& rollout, const CompactionRebui
       if (!full.has_value() || snapshot == nullptr) continue;
       if (*full) {
         state.baseline = *snapshot;
+        state.latest_snapshot = state.baseline;
       } else if (state.baseline.has_value()) {
         state.baseline = MergePatchApply(*state.baseline, *snapshot);
+        state.latest_snapshot = state.baseline;
       } else {
         state.warnings.push_back(Warning{"world_state_patch_without_full",
                                          "ignored world-state patch without a full snapshot"});

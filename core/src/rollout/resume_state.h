@@ -51,7 +51,10 @@ struct UnrebuiltCompaction {
 struct ResumeState {
   std::optional<JsonValue> session_meta;  ///< payload of the first session_meta line
   std::vector<RecordedItem> history;
-  std::optional<JsonValue> baseline;      ///< world-state snapshot; nullopt = no baseline
+  std::optional<JsonValue> baseline;  ///< world-state snapshot; nullopt = no baseline
+  /// The newest world-state snapshot seen (step 3), not cleared by a compaction (ours: the task
+  /// frontier is restored from it).
+  std::optional<JsonValue> latest_snapshot;
   std::optional<JsonValue> turn_context;  ///< payload of the last turn_context line
   std::optional<JsonValue> token_usage;   ///< `info` of the last token_count since compaction
   std::uint64_t history_size_at_token_usage = 0;  ///< items recorded before that token_count

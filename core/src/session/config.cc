@@ -266,6 +266,13 @@ Result<void> ParseOptionalSections(const JsonValue& raw, SessionConfig* c) {
     ACTX_TRY_VOID(ReadBool(*cp, "auto", "compaction.auto", &c->compaction.auto_compact));
     ACTX_TRY_VOID(ReadOptString(*cp, "prompt", "compaction.prompt", &c->compaction.prompt));
   }
+  ACTX_TRY(const JsonValue* tf, ObjectOrNull(raw, "task_frontier", "task_frontier"));
+  if (tf != nullptr) {
+    auto& t = c->task_frontier;
+    ACTX_TRY_VOID(ReadBool(*tf, "enabled", "task_frontier.enabled", &t.enabled));
+    ACTX_TRY_VOID(ReadOptString(*tf, "goal", "task_frontier.goal", &t.goal));
+    ACTX_TRY_VOID(ReadStringList(*tf, "rules", "task_frontier.rules", &t.rules));
+  }
   return {};
 }
 
@@ -288,6 +295,7 @@ constexpr std::string_view kKnownKeys[] = {"session_id",
                                            "prompt_cache_key",
                                            "compaction",
                                            "max_steps_per_turn",
+                                           "task_frontier",
                                            "custom"};
 
 }  // namespace

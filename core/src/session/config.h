@@ -70,6 +70,13 @@ struct CompactionConfig {
   std::optional<std::string> prompt;
 };
 
+/// `task_frontier` (issue 16, ours): the update_plan tool and the `<task_frontier>` block.
+struct TaskFrontierConfig {
+  bool enabled = false;
+  std::optional<std::string> goal;  // set by the host; else the first user message
+  std::vector<std::string> rules;   // pinned rules shown in the block
+};
+
 struct SessionConfig {
   std::string session_id;
   ModelConfig model;
@@ -91,6 +98,7 @@ struct SessionConfig {
   std::optional<std::string> prompt_cache_key;
   CompactionConfig compaction;
   std::int64_t max_steps_per_turn = 64;
+  TaskFrontierConfig task_frontier;
 
   JsonValue raw;  // the JSON this config was parsed from
 

@@ -38,6 +38,7 @@
 #include "protocol/for_prompt.h"
 #include "protocol/items.h"
 #include "protocol/sse_parser.h"
+#include "protocol/task_frontier.h"
 #include "session/config.h"
 #include "session/effects.h"
 #include "world_state/world_state.h"
@@ -163,6 +164,16 @@ class Session {
   void MaybeFinishTools(EffectSink* sink);
   void RecordToolOutputs(EffectSink* sink);
 
+  // session_frontier.cc (issue 16: task frontier)
+  /// The world-state inputs of this step (config, AGENTS.md, tools, task frontier).
+  WorldInputs WorldInputsNow() const;
+  /// A turn's user message: the first one becomes the frontier's goal.
+  void NoteUserMessage(const JsonValue& message);
+  /// Runs the `update_plan` built-in; returns its output text.
+  std::string RunUpdatePlan(std::string_view arguments);
+  /// Resume: the frontier from the newest world-state snapshot that had one.
+  void RestoreFrontier(const std::optional<JsonValue>& snapshot);
+
   // session.cc
   void Record(JsonValue canonical_item, std::string origin, EffectSink* sink);
   void EndTurn(std::string_view reason, EffectSink* sink);
@@ -204,6 +215,9 @@ class Session {
   std::optional<CompactionRun> compaction_;
   bool compaction_stalled_ = false;  // SPEC §12.5
   std::uint64_t compaction_counter_ = 0;
+  // Task frontier (issue 16): goal (the first user message), latest plan and explanation; the
+  // host-set goal and the rules come from config_.task_frontier.
+  TaskFrontier frontier_;
 };
 
 }  // namespace agentctx

@@ -288,8 +288,7 @@ void Session::FinishCompaction(std::vector<JsonValue> new_items, std::string_vie
   std::optional<JsonValue> baseline;
   if (run.inject) {
     // SPEC §12.3 step 5 BeforeLastUserMessage: this step's full initial context.
-    WorldInputs inputs =
-        WorldInputsFrom(config_, agents_.loaded(), previous_turn_model_, advertised_tools_, tools_);
+    WorldInputs inputs = WorldInputsNow();
     JsonValue snapshot = world_.BuildSnapshot(inputs);
     RenderResult rendered = world_.RenderFull(inputs);
     for (const auto& w : rendered.warnings) sink->Warning(w.code, w.message);

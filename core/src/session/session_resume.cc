@@ -39,6 +39,7 @@ Result<std::unique_ptr<Session>> Session::Resume(const JsonValue& config,
   s->history_ = std::move(state.history);
   s->items_serialized_ = s->history_.size();
   s->baseline_ = std::move(state.baseline);
+  s->RestoreFrontier(state.latest_snapshot);  // issue 16: kept across compactions
   if (state.turn_context) {
     if (auto model = state.turn_context->GetString("model")) {
       s->previous_turn_model_ = *model;

@@ -17,6 +17,7 @@
 
 #include "protocol/json_value.h"
 #include "protocol/sandbox_mode.h"
+#include "protocol/task_frontier.h"
 
 namespace agentctx {
 
@@ -83,6 +84,8 @@ struct WorldInputs {
   std::vector<EnvironmentInput> environments;  // first = primary
   EnvironmentContextInputs environment_context;
   ToolsInputs tools;
+  /// The task frontier (issue 16, ours); none when `task_frontier.enabled` is false.
+  std::optional<TaskFrontier> task_frontier;
   /// Values of embedder-registered sections by id (object, SPEC §6.7); unused by built-ins.
   JsonValue custom;
 

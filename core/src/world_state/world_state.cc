@@ -9,6 +9,7 @@
 #include "world_state/sections/model_section.h"
 #include "world_state/sections/permissions_section.h"
 #include "world_state/sections/skills_section.h"
+#include "world_state/sections/task_frontier_section.h"
 #include "world_state/sections/tools_section.h"
 
 namespace agentctx {
@@ -64,6 +65,7 @@ WorldStateRegistry WorldStateRegistry::WithBuiltins() {
       std::make_shared<SkillsSection>(),
       std::make_shared<EnvironmentSection>(),
       std::make_shared<ToolsSection>(),
+      std::make_shared<TaskFrontierSection>(),
   };
   return registry;
 }

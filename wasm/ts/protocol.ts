@@ -101,6 +101,10 @@ export interface CompactionConfig {
   auto?: boolean;
   /** Replaces SUMMARIZATION_PROMPT [null]. */
   prompt?: string | null;
+  /** Ours: the provider's prompt-cache TTL [300000]; 0 turns warmth-aware compaction off. */
+  cache_ttl_ms?: number;
+  /** Ours: compact a cold session early above this share of the window, in basis points [6000]. */
+  soft_limit_bp?: number;
 }
 
 /** Opt-in task frontier (ours): the `update_plan` tool and the `<task_frontier>` block. */
@@ -288,6 +292,13 @@ export interface CompactionEvent {
   /** `completed` only: estimate after, and the share freed in basis points. */
   tokens_after?: number;
   freed_bp?: number;
+  /** Ours: set when the cold-cache rule decided a `pre_turn` compaction (the provider's cache
+   * had expired and usage was above the soft limit), with the numbers it used. */
+  reason?: 'cache_cold';
+  idle_ms?: number;
+  cache_ttl_ms?: number;
+  context_tokens?: number;
+  soft_limit_tokens?: number;
 }
 export interface InstructionsLoadedEvent { type: 'instructions_loaded'; sources: string[]; generation: number }
 export interface WarningEvent { type: 'warning'; code: WarningCode | (string & {}); message: string }

@@ -62,6 +62,9 @@ struct ResumeState {
   /// generated turn id is `turn-<turn_counter + 1>`.
   std::uint64_t turn_counter = 0;
   std::uint64_t compaction_counter = 0;  ///< number of `compacted` lines
+  /// Timestamp of the newest `event_msg cache_report` line (one per model request; ours:
+  /// warmth-aware compaction); none without one or when unparsable.
+  std::optional<std::int64_t> last_request_ms;
   std::vector<UnrebuiltCompaction> unrebuilt_compactions;
   std::vector<Warning> warnings;  ///< rollout_torn_line, world_state_patch_without_full, …
 };

@@ -265,6 +265,13 @@ Result<void> ParseOptionalSections(const JsonValue& raw, SessionConfig* c) {
     }
     ACTX_TRY_VOID(ReadBool(*cp, "auto", "compaction.auto", &c->compaction.auto_compact));
     ACTX_TRY_VOID(ReadOptString(*cp, "prompt", "compaction.prompt", &c->compaction.prompt));
+    ACTX_TRY_VOID(
+        ReadInt(*cp, "cache_ttl_ms", "compaction.cache_ttl_ms", 0, &c->compaction.cache_ttl_ms));
+    ACTX_TRY_VOID(
+        ReadInt(*cp, "soft_limit_bp", "compaction.soft_limit_bp", 1, &c->compaction.soft_limit_bp));
+    if (c->compaction.soft_limit_bp > 10000) {
+      return Invalid("compaction.soft_limit_bp must be an integer from 1 to 10000");
+    }
   }
   ACTX_TRY(const JsonValue* tf, ObjectOrNull(raw, "task_frontier", "task_frontier"));
   if (tf != nullptr) {

@@ -68,6 +68,9 @@ struct CompactionConfig {
   std::string strategy = "local";  // local | remote
   bool auto_compact = true;
   std::optional<std::string> prompt;
+  // Warmth-aware compaction (issue 16, ours; compaction/warmth.h): 0 disables it.
+  std::int64_t cache_ttl_ms = 300000;
+  std::int64_t soft_limit_bp = 6000;  // 1..10000 of the context window
 };
 
 /// `task_frontier` (issue 16, ours): the update_plan tool and the `<task_frontier>` block.

@@ -32,6 +32,7 @@
 #include "agentctx/file_system.h"
 #include "agentctx/result.h"
 #include "agents_md/manager.h"
+#include "compaction/warmth.h"
 #include "prompt/cache_explainer.h"
 #include "prompt/request_body.h"
 #include "prompt/tool_list.h"
@@ -75,7 +76,9 @@ class Session {
   JsonValue InstructionSources() const;
   JsonValue AgentsInspect() const;
   Result<std::string> PromptPreview() const;
-  JsonValue CacheSummary() const { return explainer_.Summary(); }
+  /// The explainer's summary (SPEC §9), plus (ours) `compaction_decisions` when a cold-cache
+  /// compaction happened (session_warmth.cc).
+  JsonValue CacheSummary() const;
   JsonValue Stats() const;
 
  private:
@@ -103,6 +106,7 @@ class Session {
     std::string summarization_bytes;                // local: the trailing prompt message
     std::vector<bool> dropped;                      // local: for_prompt items trimmed away
     std::uint64_t trimmed = 0;
+    std::optional<ColdCacheDecision> cold;  // issue 16: decided by the cold-cache rule
   };
 
   struct PendingCall {
@@ -174,6 +178,12 @@ class Session {
   /// Resume: the frontier from the newest world-state snapshot that had one.
   void RestoreFrontier(const std::optional<JsonValue>& snapshot);
 
+  // session_warmth.cc (issue 16: warmth-aware compaction)
+  /// The cold-cache rule (compaction/warmth.h) at this turn start, or nullopt.
+  std::optional<ColdCacheDecision> ColdCacheDecisionNow() const;
+  /// Records that a model request is issued now (the provider's cache is warm from here).
+  void NoteRequestIssued() { last_request_ms_ = now_ms_; }
+
   // session.cc
   void Record(JsonValue canonical_item, std::string origin, EffectSink* sink);
   void EndTurn(std::string_view reason, EffectSink* sink);
@@ -218,6 +228,10 @@ class Session {
   // Task frontier (issue 16): goal (the first user message), latest plan and explanation; the
   // host-set goal and the rules come from config_.task_frontier.
   TaskFrontier frontier_;
+  // Warmth-aware compaction (issue 16): when the last model request was issued (restored from
+  // the rollout's newest cache_report line), and the cold-cache decisions for cache_summary.
+  std::optional<std::int64_t> last_request_ms_;
+  std::vector<ColdCacheDecision> cold_decisions_;
 };
 
 }  // namespace agentctx

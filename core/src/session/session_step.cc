@@ -66,6 +66,7 @@ void Session::StartStep(bool turn_start, const JsonValue* user_message, EffectSi
     Record(*user_message, "user", sink);
     sink->Persist(UserMessageLine(now_ms_, text));
   }
+  NoteRequestIssued();  // issue 16: warmth-aware compaction (session_warmth.cc)
   IssueRequest(sink);
 }
 

@@ -116,6 +116,11 @@ export interface TaskFrontierConfig {
   rules?: string[];
 }
 
+/** Opt-in context budget (ours): a `<context_budget>` block when usage enters a new 10 % band. */
+export interface ContextBudgetConfig {
+  enabled?: boolean;
+}
+
 /** The session config of `session.start` / `session.resume` (SPEC §2.2). */
 export interface SessionConfig {
   /** Required; on resume it must equal the rollout's. */
@@ -140,6 +145,7 @@ export interface SessionConfig {
   compaction?: CompactionConfig;
   max_steps_per_turn?: number;
   task_frontier?: TaskFrontierConfig;
+  context_budget?: ContextBudgetConfig;
 }
 
 /** An RFC 7386 merge patch: every field optional, `null` deletes, arrays replace whole. */

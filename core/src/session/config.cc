@@ -280,6 +280,10 @@ Result<void> ParseOptionalSections(const JsonValue& raw, SessionConfig* c) {
     ACTX_TRY_VOID(ReadOptString(*tf, "goal", "task_frontier.goal", &t.goal));
     ACTX_TRY_VOID(ReadStringList(*tf, "rules", "task_frontier.rules", &t.rules));
   }
+  ACTX_TRY(const JsonValue* cb, ObjectOrNull(raw, "context_budget", "context_budget"));
+  if (cb != nullptr) {
+    ACTX_TRY_VOID(ReadBool(*cb, "enabled", "context_budget.enabled", &c->context_budget.enabled));
+  }
   return {};
 }
 
@@ -303,6 +307,7 @@ constexpr std::string_view kKnownKeys[] = {"session_id",
                                            "compaction",
                                            "max_steps_per_turn",
                                            "task_frontier",
+                                           "context_budget",
                                            "custom"};
 
 }  // namespace

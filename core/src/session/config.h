@@ -80,6 +80,11 @@ struct TaskFrontierConfig {
   std::vector<std::string> rules;   // pinned rules shown in the block
 };
 
+/// `context_budget` (issue 16, ours): the opt-in `<context_budget>` block.
+struct ContextBudgetConfig {
+  bool enabled = false;
+};
+
 struct SessionConfig {
   std::string session_id;
   ModelConfig model;
@@ -102,6 +107,7 @@ struct SessionConfig {
   CompactionConfig compaction;
   std::int64_t max_steps_per_turn = 64;
   TaskFrontierConfig task_frontier;
+  ContextBudgetConfig context_budget;
 
   JsonValue raw;  // the JSON this config was parsed from
 

@@ -177,6 +177,8 @@ class Session {
   std::string RunUpdatePlan(std::string_view arguments);
   /// Resume: the frontier from the newest world-state snapshot that had one.
   void RestoreFrontier(const std::optional<JsonValue>& snapshot);
+  /// Turn start: fixes the `<context_budget>` value for the turn (issue 16).
+  void NoteContextBudget();
 
   // session_warmth.cc (issue 16: warmth-aware compaction)
   /// The cold-cache rule (compaction/warmth.h) at this turn start, or nullopt.
@@ -232,6 +234,8 @@ class Session {
   // the rollout's newest cache_report line), and the cold-cache decisions for cache_summary.
   std::optional<std::int64_t> last_request_ms_;
   std::vector<ColdCacheDecision> cold_decisions_;
+  // Context budget (issue 16): the value computed at the current turn's start.
+  std::optional<ContextBudgetInputs> context_budget_;
 };
 
 }  // namespace agentctx

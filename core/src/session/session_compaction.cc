@@ -295,6 +295,7 @@ void Session::FinishCompaction(std::vector<JsonValue> new_items, std::string_vie
   std::optional<JsonValue> baseline;
   if (run.inject) {
     // SPEC §12.3 step 5 BeforeLastUserMessage: this step's full initial context.
+    context_budget_.reset();  // issue 16: stale now; the next turn start shows the new usage
     WorldInputs inputs = WorldInputsNow();
     JsonValue snapshot = world_.BuildSnapshot(inputs);
     RenderResult rendered = world_.RenderFull(inputs);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The task frontier in the session (issue 16, ours): what survives compaction outside the
-// summarised history.
+// summarised history; and (6) the context budget value of the turn.
 //  1. Goal: config `task_frontier.goal` when set, else the text of the first user message the
 //     session saw with the feature on (its input_text parts joined by LF), middle-cut to
 //     kFrontierGoalMaxBytes.
@@ -11,6 +11,10 @@
 //     first turn, and after every compaction (mid-turn reinjection, or the next turn start).
 //  5. Resume restores goal, plan and explanation from the newest snapshot that held one, even
 //     when a later compaction cleared the baseline.
+//  6. Context budget (opt-in): at each turn start, context_tokens, the window and the auto limit
+//     (SPEC §12.1) become WorldInputs.context_budget for the whole turn (the section renders a
+//     block when a new 10 % band is crossed).
+#include "compaction/token_accounting.h"
 #include "protocol/message_kind.h"
 #include "session/session.h"
 #include "session/session_inputs.h"
@@ -40,7 +44,17 @@ WorldInputs Session::WorldInputsNow() const {
     f.rules = config_.task_frontier.rules;
     inputs.task_frontier = std::move(f);
   }
+  if (config_.context_budget.enabled) inputs.context_budget = context_budget_;
   return inputs;
+}
+
+void Session::NoteContextBudget() {
+  context_budget_.reset();
+  if (!config_.context_budget.enabled) return;
+  std::optional<CompactionThresholds> t =
+      ComputeThresholds(config_.model.context_window, config_.model.auto_compact_token_limit);
+  if (!t) return;
+  context_budget_ = ContextBudgetInputs{ContextTokens(), t->window, t->auto_limit};
 }
 
 void Session::NoteUserMessage(const JsonValue& message) {

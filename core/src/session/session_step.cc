@@ -48,6 +48,7 @@ Result<void> Session::RefreshAgents(EffectSink* sink) {
 void Session::StartStep(bool turn_start, const JsonValue* user_message, EffectSink* sink) {
   ++steps_in_turn_;
   if (turn_start && user_message != nullptr) NoteUserMessage(*user_message);
+  if (turn_start) NoteContextBudget();
   auto refreshed = RefreshAgents(sink);
   if (!refreshed) {
     sink->SetError(ErrorEffect{"agents_md_load_failed", refreshed.error().message, false,

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "world_state/sections/agents_md_section.h"
+#include "world_state/sections/context_budget_section.h"
 #include "world_state/sections/developer_instructions_section.h"
 #include "world_state/sections/environment_section.h"
 #include "world_state/sections/model_section.h"
@@ -66,6 +67,7 @@ WorldStateRegistry WorldStateRegistry::WithBuiltins() {
       std::make_shared<EnvironmentSection>(),
       std::make_shared<ToolsSection>(),
       std::make_shared<TaskFrontierSection>(),
+      std::make_shared<ContextBudgetSection>(),
   };
   return registry;
 }

@@ -115,7 +115,7 @@ function render() {
     ['last refresh', CACHE_WORDS[inspect.cache] ?? inspect.cache],
     ['generation', `${inspect.generation} (loaded: ${inspect.loaded_generation})`],
     ['sources', inspect.sources.length === 0 ? 'none'
-      : el('ol', {}, inspect.sources.map((s) => el('li', {}, el('code', {}, s.path), s.global ? ' (global)' : ` (${s.environment_id})`)))],
+      : el('ol', {}, inspect.sources.map((s) => el('li', {}, el('code', {}, s.path), s.global ? ' (global)' : ` (${s.environment_id}${s.kind === 'local' ? ', local overlay' : s.kind === 'import' ? `, imported from ${s.imported_from}` : ''})`)))],
     ['cache key', key === null ? 'none (cleared)'
       : `${key.environments.map((e) => `${e.id} ${e.cwd} on ${e.fs}${e.sandboxed ? ' (sandboxed)' : ''}, fs_epoch ${e.fs_epoch}`).join('; ')}; ${key.trust}`],
     ...(inspect.warnings.length ? [['warnings', inspect.warnings.map((w) => `${w.code}: ${w.message}`).join('\n')]] : []),

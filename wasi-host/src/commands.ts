@@ -402,13 +402,16 @@ export async function inspectCommand(args: string[], o: CliOptions, load: GuestL
 interface AgentsInspect {
   text?: string | null;
   fragment?: string | null;
-  sources?: { path: string; environment_id: string; cwd: string; global: boolean }[];
+  sources?: { path: string; environment_id: string; cwd: string; global: boolean; kind?: string; imported_from?: string }[];
   warnings?: { code: string; message: string }[];
 }
 
 function renderAgents(v: AgentsInspect): string {
   const lines: string[] = ['Sources:'];
-  for (const s of v.sources ?? []) lines.push(`  ${s.path}${s.global ? ' (global)' : ` (environment ${s.environment_id}, cwd ${s.cwd})`}`);
+  for (const s of v.sources ?? []) {
+    const kind = s.kind === 'local' ? 'local overlay, ' : s.kind === 'import' ? `imported from ${s.imported_from ?? '?'}, ` : '';
+    lines.push(`  ${s.path}${s.global ? ' (global)' : ` (${kind}environment ${s.environment_id}, cwd ${s.cwd})`}`);
+  }
   if ((v.sources ?? []).length === 0) lines.push('  (none)');
   lines.push('Warnings:');
   for (const w of v.warnings ?? []) lines.push(`  ${w.code}: ${oneLine(w.message)}`);

@@ -101,6 +101,24 @@ export interface CompactionConfig {
   auto?: boolean;
   /** Replaces SUMMARIZATION_PROMPT [null]. */
   prompt?: string | null;
+  /** Ours: the provider's prompt-cache TTL [300000]; 0 turns warmth-aware compaction off. */
+  cache_ttl_ms?: number;
+  /** Ours: compact a cold session early above this share of the window, in basis points [6000]. */
+  soft_limit_bp?: number;
+}
+
+/** Opt-in task frontier (ours): the `update_plan` tool and the `<task_frontier>` block. */
+export interface TaskFrontierConfig {
+  enabled?: boolean;
+  /** The task's goal; default: the first user message. */
+  goal?: string | null;
+  /** Pinned rules shown in the block. */
+  rules?: string[];
+}
+
+/** Opt-in context budget (ours): a `<context_budget>` block when usage enters a new 10 % band. */
+export interface ContextBudgetConfig {
+  enabled?: boolean;
 }
 
 /** The session config of `session.start` / `session.resume` (SPEC §2.2). */
@@ -126,6 +144,8 @@ export interface SessionConfig {
   prompt_cache_key?: string | null;
   compaction?: CompactionConfig;
   max_steps_per_turn?: number;
+  task_frontier?: TaskFrontierConfig;
+  context_budget?: ContextBudgetConfig;
 }
 
 /** An RFC 7386 merge patch: every field optional, `null` deletes, arrays replace whole. */
@@ -244,7 +264,8 @@ export type ErrorEffectCode =
 
 export type WarningCode =
   | 'unknown_config_key' | 'stale_delivery' | 'unsupported_item' | 'sse_parse_error'
-  | 'agents_md_read_warning' | 'agents_md_truncated' | 'tool_name_collision' | 'step_limit'
+  | 'agents_md_read_warning' | 'agents_md_truncated' | 'agents_md_import_warning'
+  | 'tool_name_collision' | 'step_limit'
   | 'rollout_torn_line' | 'world_state_patch_without_full' | 'snapshot_restore_failed'
   | 'compaction_trimmed' | 'compaction_stalled' | 'long_thread';
 
@@ -277,6 +298,13 @@ export interface CompactionEvent {
   /** `completed` only: estimate after, and the share freed in basis points. */
   tokens_after?: number;
   freed_bp?: number;
+  /** Ours: set when the cold-cache rule decided a `pre_turn` compaction (the provider's cache
+   * had expired and usage was above the soft limit), with the numbers it used. */
+  reason?: 'cache_cold';
+  idle_ms?: number;
+  cache_ttl_ms?: number;
+  context_tokens?: number;
+  soft_limit_tokens?: number;
 }
 export interface InstructionsLoadedEvent { type: 'instructions_loaded'; sources: string[]; generation: number }
 export interface WarningEvent { type: 'warning'; code: WarningCode | (string & {}); message: string }

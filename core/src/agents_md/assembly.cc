@@ -4,6 +4,20 @@
 
 namespace agentctx {
 
+std::string_view AgentsMdSourceKindName(AgentsMdSourceKind kind) {
+  switch (kind) {
+    case AgentsMdSourceKind::kGlobal:
+      return "global";
+    case AgentsMdSourceKind::kProject:
+      return "project";
+    case AgentsMdSourceKind::kLocal:
+      return "local";
+    case AgentsMdSourceKind::kImport:
+      return "import";
+  }
+  return "project";
+}
+
 std::optional<std::string> AssembleAgentsMdText(const std::optional<std::string>& global_text,
                                                 const std::vector<AgentsMdEntry>& entries) {
   if (!global_text.has_value() && entries.empty()) return std::nullopt;

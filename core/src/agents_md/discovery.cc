@@ -3,9 +3,12 @@
 #include "agents_md/discovery.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 #include "agents_md/assembly.h"
+#include "agents_md/budget.h"
+#include "agents_md/imports.h"
 #include "support/paths.h"
 #include "support/utf8.h"
 
@@ -18,12 +21,14 @@ constexpr std::uint64_t kNoCap = UINT64_MAX;
 struct Candidate {
   std::string path;
   std::uint64_t size = 0;
+  AgentsMdSourceKind kind = AgentsMdSourceKind::kProject;
 };
 
 struct EnvLoad {
   std::vector<AgentsMdEntry> entries;
   std::vector<AgentsMdWarning> warnings;
   std::uint64_t used = 0;
+  std::uint64_t omitted = 0;  // budget.h
 };
 
 // A single path segment we can join safely (`.`/`..`/NUL would not give a normalised path).
@@ -78,9 +83,11 @@ GlobalDoc ReadGlobal(const AgentsMdInputs& inputs, ProbeSet* probes,
   return global;
 }
 
-// SPEC §4 step 3a: the directories to search, root first.
+// SPEC §4 step 3a: the directories to search, root first (`*found_root`: a marker was found,
+// so the first directory is the project root rather than the cwd).
 std::vector<std::string> SearchDirs(const EnvironmentSelection& env, const std::string& cwd,
-                                    const AgentsMdConfig& config, ProbeSet* probes) {
+                                    const AgentsMdConfig& config, ProbeSet* probes,
+                                    bool* found_root) {
   std::optional<std::string> root;
   bool any_marker = std::any_of(config.root_markers.begin(), config.root_markers.end(),
                                 [](const std::string& m) { return IsPlainName(m); });
@@ -102,6 +109,7 @@ std::vector<std::string> SearchDirs(const EnvironmentSelection& env, const std::
     }
   }
   std::vector<std::string> dirs;
+  *found_root = root.has_value();
   if (!root.has_value()) {
     dirs.push_back(cwd);
     return dirs;
@@ -125,43 +133,61 @@ Result<EnvLoad> LoadEnvironment(const EnvironmentSelection& env, const AgentsMdC
   }
   ACTX_TRY(std::string cwd, NormalizeAbsolute(env.cwd));
   std::vector<Candidate> found;
-  for (const std::string& dir : SearchDirs(env, cwd, config, probes)) {
-    for (const std::string& name : names) {
-      std::string path = Join(dir, name);
-      Result<FileStat> st = env.fs->Stat(path);
-      probes->Record(env.fs_name, path, ProbeRole::kProjectFile, st);
-      if (!st.has_value()) {
-        if (st.error().code == ErrorCode::kNotFound) continue;
-        return Fail(std::move(st).error());
-      }
-      if (st->kind != FileKind::kFile) continue;  // dir / other -> next name
-      found.push_back(Candidate{std::move(path), st->size});
-      break;  // one file per directory
+  // A candidate stat: true when `path` is a file (appended to `found`); not_found, a directory
+  // or kind `other` -> false; other errors fail the environment.
+  auto probe_file = [&](std::string path, AgentsMdSourceKind kind) -> Result<bool> {
+    Result<FileStat> st = env.fs->Stat(path);
+    probes->Record(env.fs_name, path, ProbeRole::kProjectFile, st);
+    if (!st.has_value()) {
+      if (st.error().code == ErrorCode::kNotFound) return false;
+      return Fail(std::move(st).error());
     }
+    if (st->kind != FileKind::kFile) return false;
+    found.push_back(Candidate{std::move(path), st->size, kind});
+    return true;
+  };
+  bool found_root = false;
+  std::vector<std::string> dirs = SearchDirs(env, cwd, config, probes, &found_root);
+  for (const std::string& dir : dirs) {
+    for (const std::string& name : names) {
+      ACTX_TRY(bool is_file, probe_file(Join(dir, name), AgentsMdSourceKind::kProject));
+      if (is_file) break;  // one file per directory
+    }
+    // Step 3b': the directory's personal overlay follows its selected file (ours).
+    ACTX_TRY(bool has_local,
+             probe_file(Join(dir, kAgentsLocalFilename), AgentsMdSourceKind::kLocal));
+    (void)has_local;
   }
   EnvLoad load;
+  // Files read for this environment (its documents and their imports): each is read once. Two
+  // environments may share files, and then each block has them (SPEC §4 labelled layout).
+  std::set<std::string> included;
+  ImportExpander imports(env, dirs.front(), found_root, probes, &included, &load.warnings);
+  ByteBudget budget{remaining, 0};
   for (const Candidate& c : found) {
-    if (remaining == 0) break;
-    Result<std::string> data = env.fs->Read(c.path, remaining);
+    std::string key = IncludedKey(env.fs_name, c.path);
+    if (included.count(key) != 0) continue;  // already imported: each file once
+    if (budget.remaining == 0) {             // found but not read: said (budget.h rule 2)
+      SkipForBudget(&budget, c.path, c.size, &load.warnings);
+      continue;
+    }
+    Result<std::string> data = env.fs->Read(c.path, budget.remaining);
     if (!data.has_value()) {
       if (data.error().code == ErrorCode::kNotFound) continue;
       return Fail(std::move(data).error());
     }
     std::string raw = std::move(data).value();
-    bool truncated = c.size > remaining || raw.size() > remaining;
-    if (raw.size() > remaining) raw.resize(static_cast<std::size_t>(remaining));
-    if (truncated) {
-      load.warnings.push_back({kWarnAgentsMdTruncated, "AGENTS.md instructions truncated: `" +
-                                                           c.path +
-                                                           "` exceeds the remaining budget of " +
-                                                           std::to_string(remaining) + " bytes"});
-    }
+    bool truncated = CutToBudget(&budget, c.path, c.size, &raw, &load.warnings);
     std::string text = LossyUtf8(raw);
     if (TrimUnicode(text).empty()) continue;  // whitespace-only: dropped, consumes nothing
-    remaining -= raw.size();
-    load.used += raw.size();
-    load.entries.push_back(AgentsMdEntry{std::move(text), c.path, env.id, cwd});
+    budget.remaining -= raw.size();
+    included.insert(std::move(key));
+    AgentsMdEntry entry{std::string(), c.path, env.id, cwd, c.kind, {}};
+    entry.contents = imports.Expand(text, c.path, truncated, &budget, &entry.imports);
+    load.entries.push_back(std::move(entry));
   }
+  load.used = remaining - budget.remaining;
+  load.omitted = budget.omitted;
   return load;
 }
 
@@ -175,7 +201,7 @@ std::string CwdForDisplay(const std::string& cwd) {
 std::vector<std::string> CandidateNames(const std::vector<std::string>& fallbacks) {
   std::vector<std::string> names = {kAgentsOverrideFilename, kAgentsFilename};
   for (const std::string& name : fallbacks) {
-    if (!IsPlainName(name)) continue;
+    if (!IsPlainName(name) || name == kAgentsLocalFilename) continue;
     if (std::find(names.begin(), names.end(), name) != names.end()) continue;
     names.push_back(name);
   }
@@ -218,6 +244,7 @@ Result<AgentsMdLoad> LoadAgentsMd(const AgentsMdInputs& inputs, const GlobalDoc*
         continue;  // contributes nothing, consumes no budget
       }
       remaining -= env_load->used;
+      load.result.omitted_bytes += env_load->omitted;
       for (AgentsMdWarning& w : env_load->warnings) load.warnings.push_back(std::move(w));
       for (AgentsMdEntry& e : env_load->entries) entries.push_back(std::move(e));
     }
@@ -228,12 +255,25 @@ Result<AgentsMdLoad> LoadAgentsMd(const AgentsMdInputs& inputs, const GlobalDoc*
   result.primary_cwd = primary != nullptr ? CwdForDisplay(primary->cwd) : std::string();
   result.global_text = load.global.text;
   result.text = AssembleAgentsMdText(result.global_text, entries);
+  if (result.text.has_value() && result.omitted_bytes > 0) {
+    AppendTruncationNote(&*result.text, result.omitted_bytes, config.max_bytes);
+  }
   if (result.global_text.has_value()) {
-    result.sources.push_back(
-        AgentsMdSource{load.global.path, primary->id, result.primary_cwd, /*global=*/true});
+    AgentsMdSource global;
+    global.path = load.global.path;
+    global.environment_id = primary->id;
+    global.cwd = result.primary_cwd;
+    global.global = true;
+    global.kind = AgentsMdSourceKind::kGlobal;
+    result.sources.push_back(std::move(global));
   }
   for (const AgentsMdEntry& e : entries) {
-    result.sources.push_back(AgentsMdSource{e.path, e.environment_id, e.cwd, /*global=*/false});
+    result.sources.push_back(
+        AgentsMdSource{e.path, e.environment_id, e.cwd, /*global=*/false, e.kind, {}});
+    for (const AgentsMdImport& i : e.imports) {
+      result.sources.push_back(AgentsMdSource{i.path, e.environment_id, e.cwd, /*global=*/false,
+                                              AgentsMdSourceKind::kImport, i.imported_from});
+    }
   }
   result.entries = std::move(entries);
   return load;

@@ -11,13 +11,21 @@
 //     a. root: from cwd up to `/`, stat `<dir>/<marker>` per marker; the nearest success wins
 //        (errors = absent); no root -> [cwd], else root..cwd;
 //     b. per directory, the first candidate (override, AGENTS.md, fallbacks) whose stat kind is
-//        `file`; not_found/dir/other -> next; other stat errors fail the environment;
+//        `file`; not_found/dir/other -> next; other stat errors fail the environment; then
+//        (ours) `AGENTS.local.md` under the same stat rules, kept as the directory's second
+//        document (kind `local`), whether or not a team file was selected;
 //     c. read each with read(path, remaining): not_found -> skip; errors fail the environment;
-//        larger than remaining -> raw cut + warning `agents_md_truncated`; lossy UTF-8, not
-//        trimmed; whitespace-only -> dropped, consumes nothing; else remaining -= raw bytes.
+//        larger than remaining -> raw cut + warning `agents_md_truncated`; (ours) a document
+//        found once the budget is 0 is not read but warned about the same way (budget.h);
+//        lossy UTF-8, not trimmed; whitespace-only -> dropped, consumes nothing; else
+//        remaining -= raw bytes,
+//        then (ours) its `@path` import lines are expanded (imports.h), each imported file
+//        read once and counted in the same budget. A document an earlier import already read
+//        is skipped (each file is read at most once per environment).
 //     d. failure: sandboxed -> the load fails (kAgentsMdLoadFailed); host -> warning, the
 //        environment contributes nothing (its budget is restored).
-//  4. Assembly (assembly.h). Every stat is recorded in the probe set (probe_set.h).
+//  4. Assembly (assembly.h); when the budget cut or skipped anything, the text ends with one
+//     truncation note line (budget.h, ours). Every stat is recorded in the probe set.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +41,8 @@ namespace agentctx {
 
 inline constexpr const char* kAgentsOverrideFilename = "AGENTS.override.md";
 inline constexpr const char* kAgentsFilename = "AGENTS.md";
+/// The personal, uncommitted overlay read after each directory's selected file (ours).
+inline constexpr const char* kAgentsLocalFilename = "AGENTS.local.md";
 
 /// The global instructions and what they were read from (so a reuse can be checked).
 struct GlobalDoc {
@@ -59,7 +69,8 @@ struct AgentsMdLoad {
 Result<AgentsMdLoad> LoadAgentsMd(const AgentsMdInputs& inputs, const GlobalDoc* cached_global);
 
 /// The candidate names per directory: AGENTS.override.md, AGENTS.md, then `fallbacks` minus
-/// empty, duplicate, `/`-containing (and, ours, `.`, `..`, NUL-containing) names.
+/// empty, duplicate, `/`-containing (and, ours, `.`, `..`, NUL-containing and
+/// `AGENTS.local.md`, which is always read as the overlay) names.
 std::vector<std::string> CandidateNames(const std::vector<std::string>& fallbacks);
 
 }  // namespace agentctx

@@ -161,6 +161,10 @@ JsonValue AgentsMdManager::Inspect() const {
     src.Set("environment_id", JsonValue::String(s.environment_id));
     src.Set("cwd", JsonValue::String(s.cwd));
     src.Set("global", JsonValue::Bool(s.global));
+    src.Set("kind", JsonValue::String(std::string(AgentsMdSourceKindName(s.kind))));
+    if (s.kind == AgentsMdSourceKind::kImport) {
+      src.Set("imported_from", JsonValue::String(s.imported_from));
+    }
     sources.Push(std::move(src));
   }
   out.Set("sources", std::move(sources));

@@ -93,7 +93,8 @@ class AgentsMdManager {
 
   /// The inspect view (CLI `inspect --format agents`, playground panel), keys in this order:
   /// refresh, cache, generation, loaded_generation, text, fragment, sources
-  /// [{path, environment_id, cwd, global}], warnings [{code, message}], error {code, message}
+  /// [{path, environment_id, cwd, global, kind, imported_from (imports only)}], warnings
+  /// [{code, message}], error {code, message}
   /// | null, key {environments [{id, cwd, fs, sandboxed, fs_epoch}], trust, agents_md} | null,
   /// probes (probe_set.h).
   JsonValue Inspect() const;

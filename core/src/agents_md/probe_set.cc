@@ -14,6 +14,8 @@ std::string_view RoleName(ProbeRole role) {
       return "project";
     case ProbeRole::kGlobalFile:
       return "global";
+    case ProbeRole::kImport:
+      return "import";
   }
   return "project";
 }

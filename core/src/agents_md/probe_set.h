@@ -26,6 +26,7 @@ enum class ProbeRole {
   kMarker,       ///< a root marker: presence only
   kProjectFile,  ///< a project candidate name: not_found = absent
   kGlobalFile,   ///< a global candidate: not_found and not_capable = absent
+  kImport,       ///< the target of an `@path` import line: not_found = absent
 };
 
 struct ProbeObservation {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "agentctx/file_system.h"
@@ -56,37 +57,62 @@ struct AgentsMdInputs {
   AgentsMdConfig config;
 };
 
+/// What a source file is (inspect view `kind`): the global file, a project document chosen per
+/// directory (override, AGENTS.md or fallback), a directory's personal `AGENTS.local.md`
+/// overlay (ours), or a file pulled in by an `@path` import line (ours).
+enum class AgentsMdSourceKind { kGlobal, kProject, kLocal, kImport };
+
+/// "global" | "project" | "local" | "import".
+std::string_view AgentsMdSourceKindName(AgentsMdSourceKind kind);
+
 /// Where one piece of the assembled text came from.
 struct AgentsMdSource {
   std::string path;
   std::string environment_id;  // the global file: the primary environment's id
   std::string cwd;             // that environment's (normalised) cwd
   bool global = false;
+  AgentsMdSourceKind kind = AgentsMdSourceKind::kProject;
+  std::string imported_from{};  // kImport only: the file whose `@path` line pulled it in
 };
 
-/// One project document kept by discovery (SPEC §4 "Entry").
+/// One file read through an `@path` import line (imports.h).
+struct AgentsMdImport {
+  std::string path;
+  std::string imported_from;
+  std::uint32_t depth = 1;  // the walked document's own imports are depth 1
+};
+
+/// One project document kept by discovery (SPEC §4 "Entry"): a directory's selected file
+/// (kind kProject) or its AGENTS.local.md overlay (kind kLocal), each its own entry.
 struct AgentsMdEntry {
-  std::string contents;  // lossy UTF-8, not trimmed, never whitespace-only
+  std::string contents;  // lossy UTF-8, not trimmed, never whitespace-only; imports expanded
   std::string path;
   std::string environment_id;
   std::string cwd;
+  AgentsMdSourceKind kind = AgentsMdSourceKind::kProject;
+  std::vector<AgentsMdImport> imports{};  // files its `@path` lines pulled in, in text order
 };
 
 /// The outcome of discovery + assembly (SPEC §4 "Result"). `text` is none when there is no
-/// global text and no entry; `sources` then is empty.
+/// global text and no entry; `sources` then is empty. When `omitted_bytes` > 0, `text` ends
+/// with the truncation note line (budget.h).
 struct AgentsMdResult {
   std::optional<std::string> text;
   std::optional<std::string> global_text;  // trimmed
   std::vector<AgentsMdEntry> entries;
   std::vector<AgentsMdSource> sources;  // global first, then entries in order
+  std::uint64_t omitted_bytes = 0;      // found project bytes the budget left out (budget.h)
   std::string primary_cwd;              // for the fragment header
 };
 
 /// A `warning` event payload (SPEC §2.5): `code` is a SPEC §2.8 warning code.
-/// AGENTS.md warnings are ordinary warnings (`agents_md_read_warning`, `agents_md_truncated`).
+/// AGENTS.md warnings are ordinary warnings (`agents_md_read_warning`, `agents_md_truncated`,
+/// `agents_md_import_warning`).
 using AgentsMdWarning = Warning;
 
 inline constexpr const char* kWarnAgentsMdRead = "agents_md_read_warning";
 inline constexpr const char* kWarnAgentsMdTruncated = "agents_md_truncated";
+/// An `@path` import line that was not read (ours; the message names the line and the reason).
+inline constexpr const char* kWarnAgentsMdImport = "agents_md_import_warning";
 
 }  // namespace agentctx

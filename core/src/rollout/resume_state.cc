@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "protocol/merge_patch.h"
+#include "rollout/timestamp_parse.h"
 
 namespace agentctx {
 namespace {
@@ -101,8 +102,10 @@ ResumeState BuildResumeState(const ParsedRollout& rollout, const CompactionRebui
       if (!full.has_value() || snapshot == nullptr) continue;
       if (*full) {
         state.baseline = *snapshot;
+        state.latest_snapshot = state.baseline;
       } else if (state.baseline.has_value()) {
         state.baseline = MergePatchApply(*state.baseline, *snapshot);
+        state.latest_snapshot = state.baseline;
       } else {
         state.warnings.push_back(Warning{"world_state_patch_without_full",
                                          "ignored world-state patch without a full snapshot"});
@@ -118,6 +121,10 @@ ResumeState BuildResumeState(const ParsedRollout& rollout, const CompactionRebui
         if (info != nullptr && !info->is_null()) {
           state.token_usage = *info;
           state.history_size_at_token_usage = state.history.size();
+        }
+      } else if (kind == "cache_report") {
+        if (auto ts = record.line.GetString("timestamp")) {
+          if (auto ms = ParseTimestamp(*ts)) state.last_request_ms = *ms;
         }
       } else if (kind == "task_started") {
         task_started += 1;

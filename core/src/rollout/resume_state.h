@@ -51,7 +51,10 @@ struct UnrebuiltCompaction {
 struct ResumeState {
   std::optional<JsonValue> session_meta;  ///< payload of the first session_meta line
   std::vector<RecordedItem> history;
-  std::optional<JsonValue> baseline;      ///< world-state snapshot; nullopt = no baseline
+  std::optional<JsonValue> baseline;  ///< world-state snapshot; nullopt = no baseline
+  /// The newest world-state snapshot seen (step 3), not cleared by a compaction (ours: the task
+  /// frontier is restored from it).
+  std::optional<JsonValue> latest_snapshot;
   std::optional<JsonValue> turn_context;  ///< payload of the last turn_context line
   std::optional<JsonValue> token_usage;   ///< `info` of the last token_count since compaction
   std::uint64_t history_size_at_token_usage = 0;  ///< items recorded before that token_count
@@ -59,6 +62,9 @@ struct ResumeState {
   /// generated turn id is `turn-<turn_counter + 1>`.
   std::uint64_t turn_counter = 0;
   std::uint64_t compaction_counter = 0;  ///< number of `compacted` lines
+  /// Timestamp of the newest `event_msg cache_report` line (one per model request; ours:
+  /// warmth-aware compaction); none without one or when unparsable.
+  std::optional<std::int64_t> last_request_ms;
   std::vector<UnrebuiltCompaction> unrebuilt_compactions;
   std::vector<Warning> warnings;  ///< rollout_torn_line, world_state_patch_without_full, …
 };

@@ -265,6 +265,24 @@ Result<void> ParseOptionalSections(const JsonValue& raw, SessionConfig* c) {
     }
     ACTX_TRY_VOID(ReadBool(*cp, "auto", "compaction.auto", &c->compaction.auto_compact));
     ACTX_TRY_VOID(ReadOptString(*cp, "prompt", "compaction.prompt", &c->compaction.prompt));
+    ACTX_TRY_VOID(
+        ReadInt(*cp, "cache_ttl_ms", "compaction.cache_ttl_ms", 0, &c->compaction.cache_ttl_ms));
+    ACTX_TRY_VOID(
+        ReadInt(*cp, "soft_limit_bp", "compaction.soft_limit_bp", 1, &c->compaction.soft_limit_bp));
+    if (c->compaction.soft_limit_bp > 10000) {
+      return Invalid("compaction.soft_limit_bp must be an integer from 1 to 10000");
+    }
+  }
+  ACTX_TRY(const JsonValue* tf, ObjectOrNull(raw, "task_frontier", "task_frontier"));
+  if (tf != nullptr) {
+    auto& t = c->task_frontier;
+    ACTX_TRY_VOID(ReadBool(*tf, "enabled", "task_frontier.enabled", &t.enabled));
+    ACTX_TRY_VOID(ReadOptString(*tf, "goal", "task_frontier.goal", &t.goal));
+    ACTX_TRY_VOID(ReadStringList(*tf, "rules", "task_frontier.rules", &t.rules));
+  }
+  ACTX_TRY(const JsonValue* cb, ObjectOrNull(raw, "context_budget", "context_budget"));
+  if (cb != nullptr) {
+    ACTX_TRY_VOID(ReadBool(*cb, "enabled", "context_budget.enabled", &c->context_budget.enabled));
   }
   return {};
 }
@@ -288,6 +306,8 @@ constexpr std::string_view kKnownKeys[] = {"session_id",
                                            "prompt_cache_key",
                                            "compaction",
                                            "max_steps_per_turn",
+                                           "task_frontier",
+                                           "context_budget",
                                            "custom"};
 
 }  // namespace

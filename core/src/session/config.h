@@ -68,6 +68,21 @@ struct CompactionConfig {
   std::string strategy = "local";  // local | remote
   bool auto_compact = true;
   std::optional<std::string> prompt;
+  // Warmth-aware compaction (issue 16, ours; compaction/warmth.h): 0 disables it.
+  std::int64_t cache_ttl_ms = 300000;
+  std::int64_t soft_limit_bp = 6000;  // 1..10000 of the context window
+};
+
+/// `task_frontier` (issue 16, ours): the update_plan tool and the `<task_frontier>` block.
+struct TaskFrontierConfig {
+  bool enabled = false;
+  std::optional<std::string> goal;  // set by the host; else the first user message
+  std::vector<std::string> rules;   // pinned rules shown in the block
+};
+
+/// `context_budget` (issue 16, ours): the opt-in `<context_budget>` block.
+struct ContextBudgetConfig {
+  bool enabled = false;
 };
 
 struct SessionConfig {
@@ -91,6 +106,8 @@ struct SessionConfig {
   std::optional<std::string> prompt_cache_key;
   CompactionConfig compaction;
   std::int64_t max_steps_per_turn = 64;
+  TaskFrontierConfig task_frontier;
+  ContextBudgetConfig context_budget;
 
   JsonValue raw;  // the JSON this config was parsed from
 

@@ -32,6 +32,7 @@
 #include "agentctx/file_system.h"
 #include "agentctx/result.h"
 #include "agents_md/manager.h"
+#include "compaction/warmth.h"
 #include "prompt/body_builder.h"
 #include "prompt/cache_explainer.h"
 #include "prompt/prompt_view.h"
@@ -40,6 +41,7 @@
 #include "protocol/for_prompt.h"
 #include "protocol/items.h"
 #include "protocol/sse_parser.h"
+#include "protocol/task_frontier.h"
 #include "session/config.h"
 #include "session/effects.h"
 #include "world_state/world_state.h"
@@ -76,7 +78,9 @@ class Session {
   JsonValue InstructionSources() const;
   JsonValue AgentsInspect() const;
   Result<std::string> PromptPreview() const;
-  JsonValue CacheSummary() const { return explainer_.Summary(); }
+  /// The explainer's summary (SPEC §9), plus (ours) `compaction_decisions` when a cold-cache
+  /// compaction happened (session_warmth.cc).
+  JsonValue CacheSummary() const;
   JsonValue Stats() const;
 
  private:
@@ -105,6 +109,7 @@ class Session {
     std::string summarization_bytes;                // local: the trailing prompt message
     std::vector<bool> dropped;                      // local: for_prompt items trimmed away
     std::uint64_t trimmed = 0;
+    std::optional<ColdCacheDecision> cold;  // issue 16: decided by the cold-cache rule
   };
 
   struct PendingCall {
@@ -169,6 +174,24 @@ class Session {
   void MaybeFinishTools(EffectSink* sink);
   void RecordToolOutputs(EffectSink* sink);
 
+  // session_frontier.cc (issue 16: task frontier)
+  /// The world-state inputs of this step (config, AGENTS.md, tools, task frontier).
+  WorldInputs WorldInputsNow() const;
+  /// A turn's user message: the first one becomes the frontier's goal.
+  void NoteUserMessage(const JsonValue& message);
+  /// Runs the `update_plan` built-in; returns its output text.
+  std::string RunUpdatePlan(std::string_view arguments);
+  /// Resume: the frontier from the newest world-state snapshot that had one.
+  void RestoreFrontier(const std::optional<JsonValue>& snapshot);
+  /// Turn start: fixes the `<context_budget>` value for the turn (issue 16).
+  void NoteContextBudget();
+
+  // session_warmth.cc (issue 16: warmth-aware compaction)
+  /// The cold-cache rule (compaction/warmth.h) at this turn start, or nullopt.
+  std::optional<ColdCacheDecision> ColdCacheDecisionNow() const;
+  /// Records that a model request is issued now (the provider's cache is warm from here).
+  void NoteRequestIssued() { last_request_ms_ = now_ms_; }
+
   // session.cc
   void Record(JsonValue canonical_item, std::string origin, EffectSink* sink);
   void EndTurn(std::string_view reason, EffectSink* sink);
@@ -214,6 +237,15 @@ class Session {
   std::optional<CompactionRun> compaction_;
   bool compaction_stalled_ = false;  // SPEC §12.5
   std::uint64_t compaction_counter_ = 0;
+  // Task frontier (issue 16): goal (the first user message), latest plan and explanation; the
+  // host-set goal and the rules come from config_.task_frontier.
+  TaskFrontier frontier_;
+  // Warmth-aware compaction (issue 16): when the last model request was issued (restored from
+  // the rollout's newest cache_report line), and the cold-cache decisions for cache_summary.
+  std::optional<std::int64_t> last_request_ms_;
+  std::vector<ColdCacheDecision> cold_decisions_;
+  // Context budget (issue 16): the value computed at the current turn's start.
+  std::optional<ContextBudgetInputs> context_budget_;
 };
 
 }  // namespace agentctx

@@ -3,7 +3,8 @@
 // the history replacement. The policy pieces are pure functions of core/src/compaction/.
 // Flow:
 //  1. Trigger (SPEC §12.2): pre-turn on submit (PreTurnTrigger: model_switch with the previous
-//     model, else pre_turn), mid-turn after a step's tool outputs (MaybeCompactMidTurn), or
+//     model, else pre_turn at the hard limit or, ours, by the cold-cache rule of
+//     session_warmth.cc), mid-turn after a step's tool outputs (MaybeCompactMidTurn), or
 //     manual compact() as its own turn. Automatic ones need compaction.auto, a context window
 //     and no stall.
 //  2. BeginCompaction: `compaction{phase:"started",trigger,strategy,tokens_before}` (tokens_after
@@ -137,6 +138,7 @@ std::optional<std::string> Session::PreTurnTrigger() const {
     }
   }
   if (LimitReached(tokens, *current)) return std::string(kPreTurn);
+  if (ColdCacheDecisionNow()) return std::string(kPreTurn);  // issue 16 (session_warmth.cc)
   return std::nullopt;
 }
 
@@ -161,8 +163,12 @@ void Session::BeginCompaction(std::string trigger, std::optional<JsonValue> pend
   if (run.strategy == "local") {
     run.summarization_bytes = ToJson(SummarizationMessage(config_.compaction.prompt));
   }
+  if (trigger == kPreTurn) run.cold = ColdCacheDecisionNow();
+  if (run.cold) cold_decisions_.push_back(*run.cold);
   run.trigger = std::move(trigger);
-  sink->Event(CompactionEvent("started", run.trigger, run.strategy, run.tokens_before));
+  JsonValue started = CompactionEvent("started", run.trigger, run.strategy, run.tokens_before);
+  if (run.cold) AddColdCacheFields(*run.cold, &started);
+  sink->Event(std::move(started));
   compaction_ = std::move(run);
   IssueCompactionRequest(sink);
 }
@@ -214,6 +220,7 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     segments.items.push_back(ItemSegment{bytes[i], origins[i]});
   }
+  NoteRequestIssued();
   SendRequest(NextRequestId(), "compact", local ? "responses" : "responses/compact",
               std::move(body), std::string_view(), segments, sink);
 }
@@ -288,8 +295,8 @@ void Session::FinishCompaction(std::vector<JsonValue> new_items, std::string_vie
   std::optional<JsonValue> baseline;
   if (run.inject) {
     // SPEC §12.3 step 5 BeforeLastUserMessage: this step's full initial context.
-    WorldInputs inputs =
-        WorldInputsFrom(config_, agents_.loaded(), previous_turn_model_, advertised_tools_, tools_);
+    context_budget_.reset();  // issue 16: stale now; the next turn start shows the new usage
+    WorldInputs inputs = WorldInputsNow();
     JsonValue snapshot = world_.BuildSnapshot(inputs);
     RenderResult rendered = world_.RenderFull(inputs);
     for (const auto& w : rendered.warnings) sink->Warning(w.code, w.message);
@@ -344,6 +351,7 @@ void Session::FinishCompaction(std::vector<JsonValue> new_items, std::string_vie
   JsonValue done = CompactionEvent("completed", run.trigger, run.strategy, run.tokens_before);
   done.Set("tokens_after", JsonValue::Int(static_cast<std::int64_t>(after)));
   done.Set("freed_bp", JsonValue::Int(freed_bp));
+  if (run.cold) AddColdCacheFields(*run.cold, &done);
   sink->Event(std::move(done));
   sink->Warning(kLongThreadCode, kLongThreadMessage);
   compaction_stalled_ = IsStalled(freed_bp);

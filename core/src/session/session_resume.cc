@@ -40,6 +40,8 @@ Result<std::unique_ptr<Session>> Session::Resume(const JsonValue& config,
   s->HistoryReplaced();
   s->items_serialized_ = s->history_.size();
   s->baseline_ = std::move(state.baseline);
+  s->RestoreFrontier(state.latest_snapshot);    // issue 16: kept across compactions
+  s->last_request_ms_ = state.last_request_ms;  // issue 16: warmth-aware compaction
   if (state.turn_context) {
     if (auto model = state.turn_context->GetString("model")) {
       s->previous_turn_model_ = *model;

@@ -9,6 +9,7 @@
 #include "session/session.h"
 #include "session/session_inputs.h"
 #include "tools/builtin_tools.h"
+#include "tools/update_plan.h"
 
 namespace agentctx {
 
@@ -19,6 +20,9 @@ void Session::RebuildTools() {
     for (std::size_t i = 0; i < specs.size(); ++i) {
       builtins.push_back({std::string(kBuiltinToolNames[i]), std::string(specs[i])});
     }
+  }
+  if (config_.task_frontier.enabled) {  // issue 16: the plan tool (session_frontier.cc)
+    builtins.push_back({std::string(kUpdatePlanToolName), std::string(UpdatePlanSpecJson())});
   }
   tools_ = BuildToolList(builtins, config_.tools);
   // `apply` advertises every change at once; `defer` keeps the array byte-frozen until the next
@@ -43,6 +47,8 @@ Result<void> Session::RefreshAgents(EffectSink* sink) {
 
 void Session::StartStep(bool turn_start, const JsonValue* user_message, EffectSink* sink) {
   ++steps_in_turn_;
+  if (turn_start && user_message != nullptr) NoteUserMessage(*user_message);
+  if (turn_start) NoteContextBudget();
   auto refreshed = RefreshAgents(sink);
   if (!refreshed) {
     sink->SetError(ErrorEffect{"agents_md_load_failed", refreshed.error().message, false,
@@ -61,12 +67,12 @@ void Session::StartStep(bool turn_start, const JsonValue* user_message, EffectSi
     Record(*user_message, "user", sink);
     sink->Persist(UserMessageLine(now_ms_, text));
   }
+  NoteRequestIssued();  // issue 16: warmth-aware compaction (session_warmth.cc)
   IssueRequest(sink);
 }
 
 void Session::RecordContext(bool turn_start, EffectSink* sink) {
-  WorldInputs inputs =
-      WorldInputsFrom(config_, agents_.loaded(), previous_turn_model_, advertised_tools_, tools_);
+  WorldInputs inputs = WorldInputsNow();
   JsonValue snapshot = world_.BuildSnapshot(inputs);
   RenderResult rendered;
   const JsonValue* baseline = baseline_ ? &*baseline_ : nullptr;

@@ -7,6 +7,7 @@
 #include "session/session.h"
 #include "tools/builtin_tools.h"
 #include "tools/output_truncation.h"
+#include "tools/update_plan.h"
 
 namespace agentctx {
 
@@ -34,6 +35,8 @@ void Session::DispatchToolCalls(EffectSink* sink) {
     std::string name(item.GetString("name").value_or(""));
     if (type == "custom_tool_call") {
       call.output = JsonValue::String(UnsupportedCallOutput(name));
+    } else if (config_.task_frontier.enabled && name == kUpdatePlanToolName) {
+      call.output = JsonValue::String(RunUpdatePlan(item.GetString("arguments").value_or("")));
     } else if (config_.builtin_tools && IsBuiltinTool(name)) {
       call.output =
           JsonValue::String(RunBuiltinTool(ctx, name, item.GetString("arguments").value_or("")));

@@ -10,6 +10,7 @@
 //    (SPEC §7.1); they are empty under `apply`.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@
 
 #include "protocol/json_value.h"
 #include "protocol/sandbox_mode.h"
+#include "protocol/task_frontier.h"
 
 namespace agentctx {
 
@@ -72,6 +74,14 @@ struct ToolsInputs {
   std::vector<std::string> withdrawn;
 };
 
+/// The context budget at the turn start (issue 16, ours): tokens in use, the window and the
+/// auto-compaction threshold (SPEC §12.1).
+struct ContextBudgetInputs {
+  std::uint64_t used = 0;
+  std::uint64_t window = 0;  // > 0
+  std::uint64_t auto_limit = 0;
+};
+
 struct WorldInputs {
   ModelInputs model;
   std::optional<std::string> previous_turn_model;  // slug of the previous turn's model, if known
@@ -83,6 +93,10 @@ struct WorldInputs {
   std::vector<EnvironmentInput> environments;  // first = primary
   EnvironmentContextInputs environment_context;
   ToolsInputs tools;
+  /// The task frontier (issue 16, ours); none when `task_frontier.enabled` is false.
+  std::optional<TaskFrontier> task_frontier;
+  /// The context budget (issue 16, ours); none unless `context_budget.enabled` and a window.
+  std::optional<ContextBudgetInputs> context_budget;
   /// Values of embedder-registered sections by id (object, SPEC §6.7); unused by built-ins.
   JsonValue custom;
 

@@ -4,11 +4,13 @@
 #include <utility>
 
 #include "world_state/sections/agents_md_section.h"
+#include "world_state/sections/context_budget_section.h"
 #include "world_state/sections/developer_instructions_section.h"
 #include "world_state/sections/environment_section.h"
 #include "world_state/sections/model_section.h"
 #include "world_state/sections/permissions_section.h"
 #include "world_state/sections/skills_section.h"
+#include "world_state/sections/task_frontier_section.h"
 #include "world_state/sections/tools_section.h"
 
 namespace agentctx {
@@ -64,6 +66,8 @@ WorldStateRegistry WorldStateRegistry::WithBuiltins() {
       std::make_shared<SkillsSection>(),
       std::make_shared<EnvironmentSection>(),
       std::make_shared<ToolsSection>(),
+      std::make_shared<TaskFrontierSection>(),
+      std::make_shared<ContextBudgetSection>(),
   };
   return registry;
 }

@@ -4,7 +4,8 @@
 // records the messages, sets the baseline and persists snapshots/patches (merge_patch.h).
 // Invariants:
 //  - Sections render in registry order: model, permissions, developer_instructions, agents_md,
-//    skills, environment, tools, then embedder sections in registration order (SPEC §6.1, §6.7).
+//    skills, environment, tools, task_frontier and context_budget (ours, issue 16; absent
+//    unless enabled), then embedder sections in registration order (SPEC §6.1, §6.7).
 //  - Ids match `[a-z][a-z0-9_]*` and are unique (duplicate → kInvalidConfig
 //    `duplicate world-state section ID: <id>`).
 //  - A snapshot is an object {id: value}: null sections omitted, object nulls stripped
@@ -77,7 +78,8 @@ class WorldStateRegistry {
  public:
   /// An empty registry (no sections).
   WorldStateRegistry() = default;
-  /// The seven built-in sections in SPEC §6.1 order.
+  /// The built-in sections: the seven of SPEC §6.1 in order, then `task_frontier` and
+  /// `context_budget` (ours).
   static WorldStateRegistry WithBuiltins();
 
   /// Appends a section. kInvalidConfig on a bad id (`invalid world-state section ID: <id>`) or a

@@ -50,7 +50,9 @@ TEST_F(AgentsMdDiscovery, BudgetExactFitHasNoWarning) {
 TEST_F(AgentsMdDiscovery, BudgetOneByteOverTruncatesWithWarning) {
   Add("/repo/AGENTS.md", "0123456789X");
   AgentsMdLoad load = LoadOk(Inputs("/repo", 10));
-  EXPECT_EQ(load.result.text, "0123456789");
+  EXPECT_EQ(load.result.text,
+            "0123456789\n\n[AGENTS.md instructions truncated: 1 bytes omitted to fit the 10-byte "
+            "limit]");
   ASSERT_EQ(load.warnings.size(), 1u);
   EXPECT_EQ(load.warnings[0].code, "agents_md_truncated");
   EXPECT_EQ(load.warnings[0].message,
@@ -63,11 +65,13 @@ TEST_F(AgentsMdDiscovery, MultibyteCharacterSplitBecomesReplacementAndUsesTheBud
   Add("/repo/AGENTS.md", "ab\xC3\xA9");  // "abé": the cut at 3 splits é
   Add("/repo/sub/AGENTS.md", "never read");
   AgentsMdLoad load = LoadOk(Inputs("/repo/sub", 3));
-  EXPECT_EQ(load.result.text, std::string("ab") + kFffd);
   EXPECT_EQ(load.result.entries.size(), 1u);
-  EXPECT_EQ(counting_.reads(), 1u);  // the budget hit 0: the nested doc is not read
-  ASSERT_EQ(load.warnings.size(), 1u);
+  EXPECT_EQ(load.result.entries[0].contents, std::string("ab") + kFffd);
+  EXPECT_EQ(counting_.reads(), 1u);     // the budget hit 0: the nested doc is not read
+  ASSERT_EQ(load.warnings.size(), 2u);  // the cut, then the nested doc left out
   EXPECT_EQ(load.warnings[0].code, "agents_md_truncated");
+  EXPECT_EQ(load.warnings[1].code, "agents_md_truncated");
+  EXPECT_EQ(load.result.omitted_bytes, 1u + 10u);
 }
 
 TEST_F(AgentsMdDiscovery, ReadsAskForTheRemainingBudget) {
@@ -93,8 +97,10 @@ TEST_F(AgentsMdDiscovery, StatOrderIsMarkersThenCandidatesRootFirst) {
                                  "stat /repo/sub/.git",
                                  "stat /repo/.git",
                                  "stat /repo/AGENTS.override.md",
+                                 "stat /repo/AGENTS.local.md",
                                  "stat /repo/sub/AGENTS.override.md",
                                  "stat /repo/sub/AGENTS.md",
+                                 "stat /repo/sub/AGENTS.local.md",
                                  "read /repo/AGENTS.override.md 4096",
                                  "read /repo/sub/AGENTS.md 4095",
                              }));
@@ -136,7 +142,7 @@ TEST_F(AgentsMdDiscovery, TenThousandFileDirectoryNeedsNoListing) {
   AgentsMdLoad load = LoadOk(Inputs("/repo"));
   EXPECT_EQ(load.result.text, "big dir doc");
   EXPECT_EQ(counting_.lists(), 0u);
-  EXPECT_EQ(counting_.stats(), 4u);  // /repo/.git, /.git, override, AGENTS.md
+  EXPECT_EQ(counting_.stats(), 5u);  // /repo/.git, /.git, override, AGENTS.md, AGENTS.local.md
 }
 
 TEST_F(AgentsMdDiscovery, BinaryFileIsDecodedLossily) {
@@ -266,7 +272,9 @@ TEST_F(AgentsMdDiscovery, ExhaustedBudgetSkipsLaterEnvironmentsEntirely) {
   CountingFileSystem other_counting(&other);
   AgentsMdInputs in = Inputs("/p", 5);
   in.environments.push_back(EnvironmentSelection{"secondary", "/s", "srv", &other_counting, true});
-  EXPECT_EQ(LoadOk(in).result.text, "12345");
+  AgentsMdLoad load = LoadOk(in);
+  EXPECT_EQ(load.result.text, "12345");  // not searched, so nothing is known to be omitted
+  EXPECT_EQ(load.result.omitted_bytes, 0u);
   EXPECT_EQ(other_counting.calls(), 0u);
 }
 

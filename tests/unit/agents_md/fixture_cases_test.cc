@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Runs every tests/fixtures/agents_md/<case>/ (one TEST per case: the SPEC §4 vector table plus
 // our edge cases). Each case: load the input trees into MemoryFileSystems, Refresh once, then
-// compare text (expected.txt), sources, warnings, error and fragment with case.json "expect",
-// and the inspect view with the golden inspect.json (ACTX_UPDATE_GOLDENS=1 rewrites it).
+// compare text (expected.txt), sources (and their kinds), warnings, error and fragment with
+// case.json "expect", and the inspect view with the golden inspect.json (ACTX_UPDATE_GOLDENS=1
+// rewrites it).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@ const std::vector<std::string>& KnownCases() {
       "agents_is_dir",
       "agents_is_other",
       "blank_override",
+      "budget_full_skips_nested",
       "candidate_stat_error_sandboxed",
       "custom_marker",
       "fallback_names_filtered",
@@ -36,9 +38,23 @@ const std::vector<std::string>& KnownCases() {
       "global_override_symlink_loop",
       "hello_world",
       "host_env_failure_restores_budget",
+      "import_cycle",
+      "import_depth_limit",
+      "import_diamond_counted_once",
+      "import_in_code_fence",
+      "import_in_place",
+      "import_missing",
+      "import_nested",
+      "import_of_walked_file",
+      "import_outside_cwd_without_root",
+      "import_outside_root",
       "invalid_utf8",
       "labelled_block",
       "limit_zero",
+      "local_overlay_after_override",
+      "local_overlay_follows_team_file",
+      "local_overlay_in_budget",
+      "local_overlay_only",
       "marker_stat_io",
       "nothing",
       "override_is_dir",
@@ -52,6 +68,7 @@ const std::vector<std::string>& KnownCases() {
       "secondary_only_doc",
       "starting_env_skipped",
       "truncated",
+      "truncated_40k",
       "two_env_budget",
       "untrusted",
       "whitespace_doc_consumes_nothing",
@@ -86,9 +103,18 @@ void RunCase(const std::string& name) {
     EXPECT_EQ(outcome->generation, 1u);
     EXPECT_TRUE(manager.has_loaded());
     EXPECT_EQ(manager.loaded().text, c.expected_text);
-    if (!c.expected_text.has_value()) EXPECT_TRUE(manager.instruction_sources().empty());
+    if (!c.expected_text.has_value()) {
+      EXPECT_TRUE(manager.instruction_sources().empty());
+    }
     if (const JsonValue* sources = c.expect.Find("sources")) {
       EXPECT_EQ(manager.instruction_sources(), Strings(*sources));
+    }
+    if (const JsonValue* kinds = c.expect.Find("source_kinds")) {
+      std::vector<std::string> actual;
+      for (const AgentsMdSource& s : manager.loaded().sources) {
+        actual.push_back(std::string(AgentsMdSourceKindName(s.kind)));
+      }
+      EXPECT_EQ(actual, Strings(*kinds));
     }
     if (const JsonValue* warnings = c.expect.Find("warnings")) {
       std::vector<AgentsMdWarning> want;
@@ -132,6 +158,7 @@ TEST(AgentsMdFixtures, EveryCaseDirectoryIsRun) {
 ACTX_AGENTS_MD_CASE(AgentsIsDir, "agents_is_dir")
 ACTX_AGENTS_MD_CASE(AgentsIsOther, "agents_is_other")
 ACTX_AGENTS_MD_CASE(BlankOverride, "blank_override")
+ACTX_AGENTS_MD_CASE(BudgetFullSkipsNested, "budget_full_skips_nested")
 ACTX_AGENTS_MD_CASE(CandidateStatErrorSandboxed, "candidate_stat_error_sandboxed")
 ACTX_AGENTS_MD_CASE(CustomMarker, "custom_marker")
 ACTX_AGENTS_MD_CASE(FallbackNamesFiltered, "fallback_names_filtered")
@@ -144,9 +171,23 @@ ACTX_AGENTS_MD_CASE(GlobalInvalidUtf8, "global_invalid_utf8")
 ACTX_AGENTS_MD_CASE(GlobalOverrideSymlinkLoop, "global_override_symlink_loop")
 ACTX_AGENTS_MD_CASE(HelloWorld, "hello_world")
 ACTX_AGENTS_MD_CASE(HostEnvFailureRestoresBudget, "host_env_failure_restores_budget")
+ACTX_AGENTS_MD_CASE(ImportCycle, "import_cycle")
+ACTX_AGENTS_MD_CASE(ImportDepthLimit, "import_depth_limit")
+ACTX_AGENTS_MD_CASE(ImportDiamondCountedOnce, "import_diamond_counted_once")
+ACTX_AGENTS_MD_CASE(ImportInCodeFence, "import_in_code_fence")
+ACTX_AGENTS_MD_CASE(ImportInPlace, "import_in_place")
+ACTX_AGENTS_MD_CASE(ImportMissing, "import_missing")
+ACTX_AGENTS_MD_CASE(ImportNested, "import_nested")
+ACTX_AGENTS_MD_CASE(ImportOfWalkedFile, "import_of_walked_file")
+ACTX_AGENTS_MD_CASE(ImportOutsideCwdWithoutRoot, "import_outside_cwd_without_root")
+ACTX_AGENTS_MD_CASE(ImportOutsideRoot, "import_outside_root")
 ACTX_AGENTS_MD_CASE(InvalidUtf8, "invalid_utf8")
 ACTX_AGENTS_MD_CASE(LabelledBlock, "labelled_block")
 ACTX_AGENTS_MD_CASE(LimitZero, "limit_zero")
+ACTX_AGENTS_MD_CASE(LocalOverlayAfterOverride, "local_overlay_after_override")
+ACTX_AGENTS_MD_CASE(LocalOverlayFollowsTeamFile, "local_overlay_follows_team_file")
+ACTX_AGENTS_MD_CASE(LocalOverlayInBudget, "local_overlay_in_budget")
+ACTX_AGENTS_MD_CASE(LocalOverlayOnly, "local_overlay_only")
 ACTX_AGENTS_MD_CASE(MarkerStatIo, "marker_stat_io")
 ACTX_AGENTS_MD_CASE(Nothing, "nothing")
 ACTX_AGENTS_MD_CASE(OverrideIsDir, "override_is_dir")
@@ -160,6 +201,7 @@ ACTX_AGENTS_MD_CASE(RootNestedBudget, "root_nested_budget")
 ACTX_AGENTS_MD_CASE(SecondaryOnlyDoc, "secondary_only_doc")
 ACTX_AGENTS_MD_CASE(StartingEnvSkipped, "starting_env_skipped")
 ACTX_AGENTS_MD_CASE(Truncated, "truncated")
+ACTX_AGENTS_MD_CASE(Truncated40k, "truncated_40k")
 ACTX_AGENTS_MD_CASE(TwoEnvBudget, "two_env_budget")
 ACTX_AGENTS_MD_CASE(Untrusted, "untrusted")
 ACTX_AGENTS_MD_CASE(WhitespaceDocConsumesNothing, "whitespace_doc_consumes_nothing")

@@ -182,7 +182,7 @@ TEST_F(AgentsMdManagerTest, ProbeModeSeesAnEdit) {
 TEST_F(AgentsMdManagerTest, ProbeModeUnchangedStatsEachWatchedPathOnce) {
   RefreshOk(Inputs(AgentsMdRefresh::kProbe));
   std::size_t watched = manager_.probe_set().probes().size();
-  ASSERT_EQ(watched, 3u);  // /repo/.git, /repo/AGENTS.override.md, /repo/AGENTS.md
+  ASSERT_EQ(watched, 4u);  // /repo/.git, AGENTS.override.md, AGENTS.md, AGENTS.local.md
   counting_.Reset();
   RefreshOutcome out = RefreshOk(Inputs(AgentsMdRefresh::kProbe));
   EXPECT_FALSE(out.reloaded);
@@ -192,7 +192,7 @@ TEST_F(AgentsMdManagerTest, ProbeModeUnchangedStatsEachWatchedPathOnce) {
   for (const Probe& p : manager_.probe_set().probes()) EXPECT_EQ(counting_.StatsOf(p.path), 1u);
   EXPECT_EQ(counting_.log(),
             (std::vector<std::string>{"stat /repo/.git", "stat /repo/AGENTS.override.md",
-                                      "stat /repo/AGENTS.md"}));
+                                      "stat /repo/AGENTS.md", "stat /repo/AGENTS.local.md"}));
 }
 
 TEST_F(AgentsMdManagerTest, ProbeModeIgnoresMarkerMtime) {
@@ -339,14 +339,16 @@ TEST_F(AgentsMdManagerTest, InspectView) {
       ToJson(manager_.Inspect()),
       R"({"refresh":"probe","cache":"hit","generation":1,"loaded_generation":1,"text":"a",)"
       R"("fragment":"# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\na\n</INSTRUCTIONS>",)"
-      R"("sources":[{"path":"/repo/AGENTS.md","environment_id":"local","cwd":"/repo","global":false}],)"
+      R"("sources":[{"path":"/repo/AGENTS.md","environment_id":"local","cwd":"/repo","global":false,)"
+      R"("kind":"project"}],)"
       R"("warnings":[],"error":null,)"
       R"("key":{"environments":[{"id":"local","cwd":"/repo","fs":"main","sandboxed":true,"fs_epoch":0}],)"
       R"("trust":"trusted","agents_md":{"home_dir":null,"max_bytes":32768,"root_markers":[".git"],)"
       R"("fallback_filenames":[],"refresh":"probe"}},)"
       R"("probes":[{"fs":"main","path":"/repo/.git","role":"marker","state":"present"},)"
       R"({"fs":"main","path":"/repo/AGENTS.override.md","role":"project","state":"absent"},)"
-      R"({"fs":"main","path":"/repo/AGENTS.md","role":"project","state":"present","kind":"file","size":1,"mtime_ms":1}]})");
+      R"({"fs":"main","path":"/repo/AGENTS.md","role":"project","state":"present","kind":"file","size":1,"mtime_ms":1},)"
+      R"({"fs":"main","path":"/repo/AGENTS.local.md","role":"project","state":"absent"}]})");
   AgentsMdManager fresh;
   EXPECT_EQ(
       ToJson(fresh.Inspect()),

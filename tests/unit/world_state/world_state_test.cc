@@ -52,7 +52,8 @@ std::vector<std::string> Origins(const std::vector<ContextMessage>& messages) {
 TEST(WorldStateRegistry, BuiltinsInSpecOrder) {
   EXPECT_EQ(Ids(WorldStateRegistry::WithBuiltins()),
             (std::vector<std::string>{"model", "permissions", "developer_instructions", "agents_md",
-                                      "skills", "environment", "tools"}));
+                                      "skills", "environment", "tools", "task_frontier",
+                                      "context_budget"}));
 }
 
 TEST(WorldStateRegistry, SectionMarkersAndRoles) {
@@ -68,6 +69,10 @@ TEST(WorldStateRegistry, SectionMarkersAndRoles) {
   EXPECT_EQ(markers("skills"), "<skills_instructions>|</skills_instructions>");
   EXPECT_EQ(markers("environment"), "<environment_context>|</environment_context>");
   EXPECT_EQ(markers("tools"), "<tools>|</tools>");
+  EXPECT_EQ(markers("task_frontier"), "<task_frontier>|</task_frontier>");
+  EXPECT_EQ(registry.Find("task_frontier")->role(), Role::kDeveloper);
+  EXPECT_EQ(markers("context_budget"), "<context_budget>|</context_budget>");
+  EXPECT_EQ(registry.Find("context_budget")->role(), Role::kDeveloper);
   EXPECT_EQ(registry.Find("agents_md")->role(), Role::kUser);
   EXPECT_EQ(registry.Find("tools")->role(), Role::kDeveloper);
   EXPECT_EQ(registry.Find("nope"), nullptr);
@@ -79,7 +84,7 @@ TEST(WorldStateRegistry, DuplicateIdIsInvalidConfig) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::kInvalidConfig);
   EXPECT_EQ(r.error().message, "duplicate world-state section ID: skills");
-  EXPECT_EQ(registry.sections().size(), 7u);
+  EXPECT_EQ(registry.sections().size(), 9u);
 }
 
 TEST(WorldStateRegistry, IdValidation) {

@@ -98,6 +98,8 @@ class Replayer {
                std::optional<std::int64_t> time);
   void PushUsageOnly(const ReplayUsage& usage, std::uint64_t line, std::optional<std::int64_t> t);
   void FlushPending();
+  void UseRecordedReport(CacheReport* report);
+  void DropRecordedReport();
   std::string NextId() const { return "req-" + std::to_string(requests_.size() + 1); }
 
   struct Pending {
@@ -130,6 +132,11 @@ class Replayer {
   bool compaction_pending_ = false;
   std::optional<std::int64_t> last_input_ms_;
   ReplayFacts facts_;
+
+  // agentctx rollouts record the session's own §9 report of each request (`cache_report`): it
+  // saw the instructions and tools, so it replaces the reconstructed one.
+  std::optional<JsonValue> recorded_report_;
+  std::uint64_t recorded_prev_bytes_ = 0;
 
   bool layout_known_ = false;
   bool usage_first_ = false;  // usage lines precede their output items (Codex 0.5x)
@@ -168,6 +175,7 @@ void Replayer::Reconstruct(const RolloutRecord& record, std::optional<std::int64
   ReplayRequest request;
   request.request_id = NextId();
   request.report = explainer_.Explain(request.request_id, segments);
+  UseRecordedReport(&request.report);
   request.line = record.line_number;
   request.model = model_;
   request.input_items = segments.items.size();
@@ -190,6 +198,47 @@ void Replayer::Reconstruct(const RolloutRecord& record, std::optional<std::int64
   }
   requests_.push_back(std::move(request));
   history_at_request_ = history_.size();
+}
+
+void Replayer::UseRecordedReport(CacheReport* report) {
+  if (!recorded_report_) return;
+  const JsonValue& r = *recorded_report_;
+  auto get = [&r](std::string_view key) {
+    std::optional<std::int64_t> v = r.GetInt(key);
+    return v && *v > 0 ? static_cast<std::uint64_t>(*v) : 0;
+  };
+  report->prompt_bytes = get("prompt_bytes");
+  report->prompt_tokens = get("prompt_tokens");
+  report->shared_prefix_bytes = get("shared_prefix_bytes");
+  report->max_shared_prefix_bytes = recorded_prev_bytes_;
+  report->reuse_bp = get("reuse_bp");
+  report->max_reuse_bp = get("max_reuse_bp");
+  report->predicted_cached_tokens = get("predicted_cached_tokens");
+  report->ideal_cached_tokens = get("ideal_cached_tokens");
+  report->cache_break.reset();
+  if (const JsonValue* b = r.Find("break"); b != nullptr && b->is_object()) {
+    CacheBreak brk;
+    brk.reason = std::string(b->GetString("reason").value_or(""));
+    brk.section = std::string(b->GetString("section").value_or(""));
+    if (auto i = b->GetInt("item_index"); i && *i >= 0) {
+      brk.item_index = static_cast<std::uint64_t>(*i);
+    }
+    brk.byte_offset = report->shared_prefix_bytes;
+    if (auto lost = b->GetInt("lost_tokens"); lost && *lost > 0) {
+      brk.lost_tokens = static_cast<std::uint64_t>(*lost);
+    }
+    report->cache_break = std::move(brk);
+  }
+  recorded_prev_bytes_ = report->prompt_bytes;
+  recorded_report_.reset();
+}
+
+void Replayer::DropRecordedReport() {
+  // A request no reconstruction stands for (a compaction request): still the predecessor.
+  if (!recorded_report_) return;
+  std::optional<std::int64_t> bytes = recorded_report_->GetInt("prompt_bytes");
+  recorded_prev_bytes_ = bytes && *bytes > 0 ? static_cast<std::uint64_t>(*bytes) : 0;
+  recorded_report_.reset();
 }
 
 void Replayer::AddItem(const JsonValue& raw, const JsonValue* metadata,
@@ -222,6 +271,7 @@ void Replayer::AddItem(const JsonValue& raw, const JsonValue* metadata,
 
 void Replayer::OnCompacted(const JsonValue& payload) {
   FlushPending();
+  DropRecordedReport();
   const JsonValue* replacement = payload.Find("replacement_history");
   std::vector<RecordedItem> next;
   if (replacement != nullptr && replacement->is_array()) {
@@ -318,6 +368,9 @@ JsonValue Replayer::Run() {
       if (time) last_input_ms_ = time;
     } else if (type == "world_state") {
       if (time) last_input_ms_ = time;
+    } else if (record.event_type() == "cache_report") {
+      DropRecordedReport();
+      recorded_report_ = *payload;
     } else if (record.event_type() == "thread_settings_applied") {
       const JsonValue* settings = payload->Find("thread_settings");
       if (auto m = settings != nullptr ? settings->GetString("model") : std::nullopt) {

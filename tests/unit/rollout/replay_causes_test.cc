@@ -266,6 +266,46 @@ TEST(ReplayCauses, ClientShareIsBoundedByTheTokensAfterTheBreak) {
   EXPECT_EQ(ToJson(*third.Find("cause")), R"("server_miss")");
 }
 
+TEST(ReplayCauses, RecordedCacheReportSeesTheTools) {
+  // agentctx rollouts record the session's own §9 report before each request; it saw the tool
+  // list (rollouts never record tools), so its tools_changed break is the cause.
+  auto report_line = [](const std::string& body) {
+    return R"({"type":"event_msg","payload":{"type":"cache_report",)" + body + "}}\n";
+  };
+  std::string text =
+      R"({"type":"session_meta","payload":{"id":"s","originator":"agentctx","cli_version":"0.1.0"}})"
+      "\n"
+      R"({"type":"response_item","payload":{"type":"message","role":"user","content":[]}})"
+      "\n" +
+      report_line(R"("request_id":"r1","prompt_bytes":20000,"prompt_tokens":5000,)"
+                  R"("shared_prefix_bytes":0,"reuse_bp":0,"max_reuse_bp":0,)"
+                  R"("predicted_cached_tokens":0,"ideal_cached_tokens":0,"break":null)") +
+      R"({"type":"response_item","payload":{"type":"reasoning","summary":[]}})"
+      "\n"
+      R"({"type":"response_item","payload":{"type":"function_call","name":"f","arguments":"{}","call_id":"c"}})"
+      "\n"
+      R"({"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":5000}}}})"
+      "\n"
+      R"({"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"x"}})"
+      "\n" +
+      report_line(R"("request_id":"r2","prompt_bytes":24000,"prompt_tokens":6000,)"
+                  R"("shared_prefix_bytes":100,"reuse_bp":41,"max_reuse_bp":8333,)"
+                  R"("predicted_cached_tokens":0,"ideal_cached_tokens":4992,"break":)"
+                  R"({"reason":"tools_changed","section":"tools","byte_offset":100,)"
+                  R"("lost_tokens":4992})") +
+      R"({"type":"response_item","payload":{"type":"reasoning","summary":[]}})"
+      "\n"
+      R"({"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":6000}}}})"
+      "\n";
+  JsonValue report = Replay(text);
+  const JsonValue& second = Request(report, 1);
+  EXPECT_EQ(Causes(second), R"({"new_input":1008,"tools_changed":4992})");
+  EXPECT_EQ(ToJson(*second.Find("cause_section")), R"("tools")");
+  EXPECT_EQ(U(second, "prompt_bytes"), 24000u);
+  EXPECT_EQ(ToJson(*report.Find("summary")->Find("breaks")),
+            R"({"tools_changed":{"count":1,"lost_tokens":4992}})");
+}
+
 TEST(ReplayUsage, RepeatedTotalsCountOnce) {
   Rollout r;
   r.User("go");

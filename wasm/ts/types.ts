@@ -3,8 +3,8 @@
 // implementation so the published .d.ts never reaches the internal Embind module types.
 import type { FileSystem } from './file_system.js';
 import type {
-  AgentsInspect, CacheSummary, ConfigDelta, Delivery, EffectsResult, HistoryEntry, ReplayReport,
-  SessionConfig, SessionStats, SubmitInput,
+  AgentsInspect, CacheSummary, ConfigDelta, Delivery, EffectsResult, HistoryEntry, ReplayDump,
+  ReplayOptions, ReplayReport, SessionConfig, SessionStats, SubmitInput,
 } from './protocol.js';
 
 /** `now_ms`: the host's clock in ms for this call (clamped so it never goes backwards). */
@@ -38,7 +38,10 @@ export interface EngineMethods {
     output: { body: string };
   };
   /** Replay analysis of an agentctx or Codex rollout (SPEC §13.4), plus a text table. */
-  'rollout.inspect': { input: { text: string }; output: { report: ReplayReport; table: string } };
+  'rollout.inspect': {
+    input: { text: string } & ReplayOptions;
+    output: { report: ReplayReport; table: string; dump?: ReplayDump };
+  };
 }
 
 /** Session methods (SPEC §2.1): mutating calls answer effects, queries answer data. */

@@ -76,7 +76,7 @@ export function renderReplayChart(container, report) {
         svg('title', {}, `${r.request_id}: ${fmt(tokens)} ${name === 'cached' ? 'cached' : LABEL[name]}`)));
       base += tokens;
     }
-    if (r.break?.reason === 'history_rewritten_by_compaction') markers.push(i);
+    if (r.after_compaction) markers.push(i);
     if (i % labelEvery === 0) {
       items.push(svg('text', { x: x + barW / 2, y: H - PAD.bottom + 14, 'text-anchor': 'middle', class: 'axis' }, String(i + 1)));
     }

@@ -459,6 +459,8 @@ export interface ReplayRequest {
   time: string | null;
   model: string;
   reconstructed: boolean;
+  /** A compaction replaced history since the previous reconstructed request. */
+  after_compaction: boolean;
   input_items: number | null;
   prompt_bytes: number | null;
   prompt_tokens: number | null;

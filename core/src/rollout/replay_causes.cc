@@ -138,6 +138,7 @@ JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPrices& prices) 
   out.Set("time", time ? JsonValue::String(FormatTimestamp(*time)) : JsonValue());
   out.Set("model", JsonValue::String(r.model));
   out.Set("reconstructed", JsonValue::Bool(r.reconstructed));
+  out.Set("after_compaction", JsonValue::Bool(r.compaction_before));
   if (r.reconstructed) {
     const CacheReport& c = r.report;
     out.Set("input_items", Num(r.input_items));

@@ -69,8 +69,8 @@ struct ReplayRequest {
   std::optional<std::int64_t> sent_ms;  ///< time of the last input line before it
   std::optional<std::int64_t> done_ms;  ///< time of its usage line (or last output item)
   std::uint64_t input_items = 0;
-  CacheReport report;  ///< §9 metrics (reconstructed only)
-  bool compaction_before = false;
+  CacheReport report;              ///< §9 metrics (reconstructed only)
+  bool compaction_before = false;  ///< a `compacted` line since the previous reconstructed one
   std::optional<ReplayUsage> usage;
 
   // Filled by AttributeCauses.
@@ -96,7 +96,8 @@ struct ReplayFacts {
 /// Steps 1–5 above for every request with usage.
 void AttributeCauses(const ReplayOptions& options, std::vector<ReplayRequest>* requests);
 
-/// {"request_id","line","time","model","reconstructed","input_items","prompt_bytes",
+/// {"request_id","line","time","model","reconstructed","after_compaction","input_items",
+///  "prompt_bytes",
 ///  "prompt_tokens","shared_prefix_bytes","reuse_bp","max_reuse_bp","predicted_cached_tokens",
 ///  "ideal_cached_tokens","break","input_tokens","cached_input_tokens","output_tokens",
 ///  "uncached_input_tokens","new_input_tokens","lost_tokens","cause","cause_section",

@@ -51,7 +51,8 @@ TEST(Replay, CodexTwoTurnsIsThreePrefixRequests) {
   // 1200 → 1300 input: cacheable(1200) = 1152 of the repeated prefix, all cached; 148 new.
   EXPECT_EQ(ToJson(requests.items()[1]),
             R"({"request_id":"req-2","line":15,"time":"2026-01-01T00:00:02.102Z",)"
-            R"("model":"gpt-5.4","reconstructed":true,"input_items":6,"prompt_bytes":844,)"
+            R"("model":"gpt-5.4","reconstructed":true,"after_compaction":false,"input_items":6,)"
+            R"("prompt_bytes":844,)"
             R"("prompt_tokens":211,"shared_prefix_bytes":438,"reuse_bp":5189,)"
             R"("max_reuse_bp":5189,"predicted_cached_tokens":1152,"ideal_cached_tokens":1152,)"
             R"("break":null,"input_tokens":1300,"cached_input_tokens":1152,"output_tokens":20,)"
@@ -90,6 +91,8 @@ TEST(Replay, CodexCompactedIsHistoryRewrite) {
   EXPECT_EQ(Field(requests.items()[0], "prompt_bytes"), "432");
   const JsonValue& second = requests.items()[1];
   EXPECT_EQ(Field(second, "shared_prefix_bytes"), "26");
+  EXPECT_EQ(Field(second, "after_compaction"), "true");
+  EXPECT_EQ(Field(requests.items()[0], "after_compaction"), "false");
   EXPECT_EQ(Field(second, "max_reuse_bp"), "7487");
   // The 400-token prompt is under the cacheable minimum: nothing could have been cached, so
   // its 400 repeated tokens are below_minimum although the compaction also broke the prefix.

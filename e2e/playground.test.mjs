@@ -229,11 +229,37 @@ test('playground flows in Chromium', { timeout: 240000 }, async (t) => {
       assert.equal(await page.getAttribute('#tab-replay', 'aria-selected'), 'true');
       assert.equal(await page.getAttribute('#chart-replay figure', 'data-series'), series);
       assert.equal(await page.getAttribute('#chart-replay figure', 'data-markers'), markers);
-      assert.equal(await page.textContent('#cost-replay'), cost);
+      // Each request counted once, compaction requests included (costed, not drawn) as live.
+      assert.equal((await page.textContent('#cost-replay')).replace(/ Includes .*$/, ''), cost);
+      assert.match(await page.textContent('#cost-replay'), /Includes 1 usage-only request/);
       // Rollouts carry no instructions or tools (SPEC §13.4): the replay sees the same usage.
       const n = JSON.parse(series).length;
       assert.match(await page.textContent('#replay-summary'), new RegExp(`${n} with reported usage`));
+      // agentctx's token_count lines carry each response's usage, not a running total.
+      assert.match(await page.textContent('#replay-summary'), /rollout total\(not recorded\)/);
+      // Every uncached token has a cause: the table's tokens add up to its caption's total.
+      const causes = await page.$$eval('#replay-causes tbody tr', (rows) => rows.map((r) => [r.dataset.cause, Number(r.cells[2].textContent.replace(/,/g, ''))]));
+      const uncached = Number((await page.textContent('#replay-causes caption')).match(/([\d,]+) tokens/)[1].replace(/,/g, ''));
+      assert.ok(causes.some(([c]) => c === 'new_input'));
+      assert.equal(causes.reduce((a, [, t]) => a + t, 0), uncached);
+      assert.equal(JSON.parse(await page.getAttribute('#chart-replay figure', 'data-causes')).length, n);
+      // The diff view: the first request has nothing before it; a later one keeps a prefix.
+      await page.selectOption('#replay-request', '0');
+      assert.match(await page.textContent('#replay-diff'), /the first request/);
+      await page.selectOption('#replay-request', '1');
+      assert.match(await page.textContent('#replay-diff'), /req-\d+ against req-\d+: \d+ items kept/);
+      assert.ok(Number(await page.getAttribute('#replay-diff .diff', 'data-added')) > 0);
       await shot(page, 'replay');
+      // A Codex 0.169 rollout (hand-made): usage from token_usage_record lines adds up to the
+      // rollout's own total; the model switch is named; the diff shows the new model.
+      await page.setInputFiles('#import-rollout', join(repo, 'tests/fixtures/rollouts/codex_0169_layout.jsonl'));
+      await page.waitForFunction(() => document.querySelector('#replay-title').textContent.includes('codex_0169_layout'));
+      assert.match(await page.textContent('#replay-summary'), /matches the sum of the requests/);
+      assert.equal(await page.getAttribute('#chart-replay figure', 'data-series'), '[[3000,0],[3100,2944],[3150,0]]');
+      assert.ok(await page.isVisible('#replay-causes tr[data-cause="model_changed"]'));
+      assert.equal(await page.inputValue('#replay-request'), '2');  // the worst request first
+      assert.match(await page.textContent('#replay-diff'), /Model gpt-5\.5 → gpt-5\.5-mini/);
+      await shot(page, 'replay-codex');
     });
 
     await t.test('an OpenAI key switches to fetch + SSE and stays in memory only', async () => {

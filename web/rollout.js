@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Rollout export and import. Export downloads the session's persisted lines as JSONL (each line
 // + LF, SPEC §13.1) — engine output only, so an API key can never be in it. Import reads an
-// agentctx or Codex rollout and shows `rollout.inspect` (SPEC §13.4): the requests it implies,
-// their cache breaks, and the same cached/uncached chart as the live view.
-import { costText, renderChart } from './chart.js';
+// agentctx or Codex rollout and shows `rollout.inspect` (SPEC §13.4, issue 13): the requests it
+// implies, every uncached token by cause (replay_view.js), the cost of each request counted once
+// at the page's prices, and a diff of any request against its predecessor.
+import { costText } from './chart.js';
 import { prices } from './cache_view.js';
+import { causeTable, drawnRequests, renderReplayChart, requestDiff } from './replay_view.js';
 import { selectTab } from './tabs.js';
-import { $, el, facts, fmt, parseJsonl, pct } from './util.js';
+import { $, el, facts, fmt, pct } from './util.js';
 
 let app;
-let imported = null; // {name, report, table, usage}
+let imported = null; // {name, report, table, dump}
 
 function exportRollout() {
   const text = app.rollout.map((line) => `${line}\n`).join('');
@@ -21,50 +23,69 @@ function exportRollout() {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** Every token_count line's usage (turn and compaction requests alike), for the cost estimate. */
-function usageLines(text) {
-  const usage = [];
-  let output = 0;
-  for (const line of parseJsonl(text)) {
-    const u = line?.payload?.type === 'token_count' ? line.payload.info?.last_token_usage : null;
-    if (!u || typeof u.input_tokens !== 'number') continue;
-    usage.push({ label: '', input: u.input_tokens, cached: u.cached_input_tokens ?? 0 });
-    output += u.output_tokens ?? 0;
-  }
-  return { usage, output };
+/** One cost row per request with usage, each counted once (the engine deduplicated them). */
+function usageRows(report) {
+  return report.requests.filter((r) => r.input_tokens !== null)
+    .map((r) => ({ label: r.request_id, input: r.input_tokens, cached: r.cached_input_tokens ?? 0 }));
+}
+
+function renderDiff() {
+  if (imported === null) return;
+  const i = Number($('replay-request').value);
+  if (!Number.isInteger(i) || imported.dump.requests[i] === undefined) return;
+  $('replay-diff').replaceChildren(requestDiff(imported.report, imported.dump, i));
 }
 
 function render() {
   if (imported === null) return;
-  const { name, report, table, usage } = imported;
-  const withUsage = report.requests.filter((r) => r.input_tokens !== null);
-  const series = withUsage.map((r) => ({ label: r.request_id, input: r.input_tokens, cached: r.cached_input_tokens ?? 0 }));
-  const markers = withUsage.flatMap((r, i) => (r.break?.reason === 'history_rewritten_by_compaction' ? [i] : []));
+  const { name, report, table, dump } = imported;
+  const s = report.summary;
   $('replay-empty').hidden = true;
   $('replay').hidden = false;
   $('replay-title').textContent = `Replay of ${name}`;
-  renderChart($('chart-replay'), { series, markers, caption: 'Imported rollout: input tokens per turn request —' });
-  $('cost-replay').textContent = costText(usage.usage, prices(), usage.output);
-  const s = report.summary;
+  renderReplayChart($('chart-replay'), report);
+  const onlyUsage = s.usage_only_requests;
+  $('cost-replay').textContent = costText(usageRows(report), prices(), s.output_tokens) + (onlyUsage === 0 ? ''
+    : ` Includes ${onlyUsage} usage-only request${onlyUsage > 1 ? 's' : ''} (not drawn: compaction requests or responses without recorded output).`);
+  $('replay-causes').replaceWith(causeTable(report, prices()));
   const breaks = Object.entries(s.breaks);
+  const total = s.rollout_total_token_usage;
   $('replay-summary').replaceChildren(facts([
     ['session', report.session_id ?? '(unknown)'],
+    ['CLI version', report.cli_version ?? '(not recorded)'],
     ['lines', fmt(report.lines)],
-    ['requests', `${fmt(s.requests)} reconstructed, ${fmt(s.requests_with_usage)} with reported usage`],
+    ['requests', `${fmt(s.requests)} reconstructed, ${fmt(drawnRequests(report).length)} with reported usage` +
+      (onlyUsage ? ` (${fmt(onlyUsage)} usage-only)` : '') + `; ${fmt(s.repeated_usage_lines)} repeated usage lines counted once`],
     ['reported cached', `${fmt(s.cached_input_tokens)} of ${fmt(s.input_tokens)} input tokens (${pct(s.reported_cached_bp)})`],
-    ['prefix reuse', `${pct(s.reuse_bp)} (best possible ${pct(s.max_reuse_bp)}; instructions and tools are not in rollouts)`],
+    ['uncached', `${fmt(s.uncached_input_tokens)} = ${fmt(s.new_input_tokens)} new + ${fmt(s.lost_tokens)} lost`],
+    ['rollout total', total === null ? '(not recorded)' : s.usage_matches_rollout_total ? 'matches the sum of the requests'
+      : `differs: ${fmt(total.input_tokens)} input, ${fmt(total.cached_input_tokens)} cached`],
+    ['prefix reuse', `${pct(s.reuse_bp)} (best possible ${pct(s.max_reuse_bp)}; tools are not in rollouts)`],
     ['compactions', fmt(s.compactions)],
-    ['breaks', breaks.length === 0 ? 'none' : breaks.map(([reason, b]) => `${reason} × ${b.count}`).join('; ')],
+    ['client-side breaks', breaks.length === 0 ? 'none' : breaks.map(([reason, b]) => `${reason} × ${b.count}`).join('; ')],
     ...(report.warnings.length ? [['warnings', report.warnings.map((w) => `${w.code}: ${w.message}`).join('\n')]] : []),
   ]));
+  $('replay-request').replaceChildren(...dump.requests.map((r, i) => {
+    const row = report.requests.find((q) => q.request_id === r.request_id);
+    const lost = row?.lost_tokens ? ` · ${fmt(row.lost_tokens)} lost (${row.cause})` : '';
+    return el('option', { value: String(i) }, `${r.request_id} · line ${row?.line ?? '?'}${lost}`);
+  }));
+  // Start on the request that lost the most.
+  let worst = 0;
+  dump.requests.forEach((r, i) => {
+    const lost = (id) => report.requests.find((q) => q.request_id === id)?.lost_tokens ?? 0;
+    if (lost(r.request_id) > lost(dump.requests[worst].request_id)) worst = i;
+  });
+  $('replay-request').value = String(worst);
+  renderDiff();
   $('replay-table').textContent = table;
 }
 
 async function importRollout(file) {
   const text = await file.text();
   try {
-    const { report, table } = app.engine.call('rollout.inspect', { text });
-    imported = { name: file.name, report, table, usage: usageLines(text) };
+    const { report, table, dump } = app.engine.call('rollout.inspect', { text, dump_requests: true });
+    imported = { name: file.name, report, table, dump };
     app.status('');
     render();
     selectTab('tab-replay');
@@ -82,5 +103,6 @@ export function init(appState) {
     if (file) importRollout(file).finally(() => { e.target.value = ''; });
   });
   app.on('prices', render);
+  $('replay-request').addEventListener('change', renderDiff);
   app.on('rollout', () => { $('export-rollout').title = `${app.rollout.length} lines`; });
 }

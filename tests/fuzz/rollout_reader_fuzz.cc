@@ -5,7 +5,7 @@
 // kRolloutCorrupt naming a line, else every record is an object with increasing line numbers
 // and at most one warning (the torn last line); resume from the parsed lines and from the text
 // agree; every recorded item's bytes are ToJson of its JSON; the replay report succeeds exactly
-// when the reader does.
+// when the reader does, and its causes add up to the uncached input (issue 13).
 #include <string>
 #include <vector>
 
@@ -68,7 +68,13 @@ void Run(std::string_view text) {
   ACTX_FUZZ_CHECK(rebuilt.unrebuilt_compactions.empty());
 
   ACTX_FUZZ_CHECK(report.has_value());
-  (void)RenderReplayTable(*report);
+  (void)RenderReplayTable(*report, true);
+  const JsonValue* summary = report->Find("summary");
+  std::int64_t by_cause = 0;
+  for (const JsonMember& m : summary->Find("lost_tokens_by_cause")->members()) {
+    by_cause += m.value.int_value().value_or(-1);
+  }
+  ACTX_FUZZ_CHECK(by_cause == summary->GetInt("uncached_input_tokens").value_or(-1));
   ACTX_FUZZ_CHECK(ReplayReport(text, &rebuilder).has_value());
 }
 

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { AGENTS_REFRESH, APPROVAL_POLICIES, HostInputError, SANDBOX_MODES } from './config.js';
-import type { CliOptions, GuestLoader } from './commands.js';
+import type { CliOptions, GuestLoader, ReplayFlags } from './commands.js';
 import type { GuestOptions, WasiGuest } from './guest.js';
 
 // node:wasi emits its ExperimentalWarning when it is linked, so guest.js (which imports it) is
@@ -35,7 +35,7 @@ type OptionName =
   | 'workspace' | 'cwd' | 'home' | 'config' | 'writable' | 'trust' | 'sandbox' | 'approval'
   | 'agents-refresh' | 'model' | 'base-url' | 'api-key-env' | 'json' | 'interactive' | 'script'
   | 'dump-requests' | 'max-retries' | 'retry-base-ms' | 'request-timeout-ms' | 'format' | 'port'
-  | 'clock';
+  | 'clock' | 'requests' | 'cache-ttl-ms' | 'price-input' | 'price-cached' | 'price-output' | 'top';
 
 interface OptionDoc {
   name: OptionName;
@@ -61,13 +61,19 @@ const OPTIONS: OptionDoc[] = [
   { name: 'json', type: 'boolean', help: 'machine-readable output: one JSON object per line (effects, host records; replay: the report)' },
   { name: 'interactive', type: 'boolean', short: 'i', help: 'run: a REPL after the optional PROMPT (one turn per line; /compact, /exit)' },
   { name: 'script', type: 'string', arg: 'FILE.jsonl', help: 'run: a scripted session (see Scripts below)' },
-  { name: 'dump-requests', type: 'string', arg: 'DIR', help: 'run, resume: write every request body as DIR/NNNN.json exactly as sent' },
+  { name: 'dump-requests', type: 'string', arg: 'DIR', help: 'run, resume: write every request body as DIR/NNNN.json exactly as sent; replay: every reconstructed request ({model, instructions?, input}: what the model saw) as DIR/NNNN.json, NNNN from its request id' },
   { name: 'max-retries', type: 'string', arg: 'N', help: 'run, resume: retries of a retryable model error per request (default: 4)' },
   { name: 'retry-base-ms', type: 'string', arg: 'MS', help: 'run, resume: first backoff step, doubled per retry, plus jitter, never below the server\'s retry-after (default: 1000)' },
   { name: 'request-timeout-ms', type: 'string', arg: 'MS', help: 'run, resume: an attempt fails (and is retried) after MS without response data (default: 300000)' },
   { name: 'format', type: 'string', arg: 'FMT', help: 'inspect: request (the next request body, default), agents (AGENTS.md text, sources, warnings) or world-state (snapshot)' },
   { name: 'port', type: 'string', arg: 'N', help: 'serve-mock: port on 127.0.0.1 (default: 0, any free port; the URL is printed)' },
   { name: 'clock', type: 'string', arg: 'CLOCK', help: 'serve-mock: wall (default) or step:<ms> (0, ms, 2·ms, … per request)' },
+  { name: 'requests', type: 'boolean', help: 'replay: also list every request in the table (default: the top misses only)' },
+  { name: 'cache-ttl-ms', type: 'string', arg: 'MS', help: 'replay: the provider\'s prompt-cache TTL; a request sent longer than MS after the previous one finished blames its misses on idle_past_ttl (default: 300000)' },
+  { name: 'price-input', type: 'string', arg: 'USD', help: 'replay: price of a million uncached input tokens (default: 1.25)' },
+  { name: 'price-cached', type: 'string', arg: 'USD', help: 'replay: price of a million cached input tokens (default: 0.125)' },
+  { name: 'price-output', type: 'string', arg: 'USD', help: 'replay: price of a million output tokens (default: 10)' },
+  { name: 'top', type: 'string', arg: 'N', help: 'replay: how many top misses the table lists (default: 10)' },
 ];
 
 const SESSION_OPTIONS: OptionName[] = [
@@ -103,8 +109,8 @@ const COMMANDS: Command[] = [
     run: async (a, o) => (await loadCommands()).inspectCommand(a, o, loadGuest),
   },
   {
-    name: 'replay', usage: 'replay FILE.jsonl', summary: 'prompt-cache replay report of an agentctx or Codex rollout (a table; --json: the report)',
-    options: ['json'],
+    name: 'replay', usage: 'replay FILE.jsonl', summary: 'prompt-cache replay of an agentctx or Codex rollout: every uncached token by cause, costs (a table; --json: the report)',
+    options: ['json', 'requests', 'dump-requests', 'cache-ttl-ms', 'price-input', 'price-cached', 'price-output', 'top'],
     run: async (a, o) => (await loadCommands()).replayCommand(a, o, loadGuest),
   },
   {
@@ -236,6 +242,25 @@ function baseUrl(value: string | undefined): string | undefined {
   return value;
 }
 
+/** A price in USD per million tokens: up to 8 integer and 6 fraction digits (exact in JSON). */
+function price(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,8}(\.\d{1,6})?$/.test(value)) throw new UsageError(`--${flag} ${value}: expected USD per million tokens, e.g. 1.25`);
+  return Number(value);
+}
+
+function replayFlags(values: Record<string, string | boolean | undefined>): ReplayFlags {
+  const str = (k: OptionName): string | undefined => values[k] as string | undefined;
+  const flags: ReplayFlags = {};
+  if (values['requests'] === true) flags.requests = true;
+  if (str('cache-ttl-ms') !== undefined) flags.cacheTtlMs = integer('cache-ttl-ms', str('cache-ttl-ms'), 300_000, 0, 86_400_000);
+  if (str('top') !== undefined) flags.top = integer('top', str('top'), 10, 0, 1_000_000);
+  const prices = { input: price('price-input', str('price-input')), cached_input: price('price-cached', str('price-cached')), output: price('price-output', str('price-output')) };
+  const given = Object.fromEntries(Object.entries(prices).filter(([, v]) => v !== undefined)) as ReplayFlags['prices'];
+  if (given !== undefined && Object.keys(given).length > 0) flags.prices = given;
+  return flags;
+}
+
 async function main(argv: string[]): Promise<number> {
   const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
     help: { type: 'boolean', short: 'h' },
@@ -299,6 +324,7 @@ async function main(argv: string[]): Promise<number> {
   for (const [key, value] of optional) {
     if (value !== undefined) (options as unknown as Record<string, unknown>)[key] = value;
   }
+  if (command.name === 'replay') options.replay = replayFlags(values);
   if (options.model === '') throw new UsageError('--model needs a slug');
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(options.apiKeyEnv)) throw new UsageError(`--api-key-env ${options.apiKeyEnv}: not a variable name`);
   return command.run(args, options);

@@ -54,6 +54,16 @@ export interface CliOptions {
   format?: string;
   port: number;
   clock?: string;
+  /** replay's own flags (cli.ts validates them). */
+  replay?: ReplayFlags;
+}
+
+/** replay: --requests, --cache-ttl-ms, --price-input|cached|output (USD per million), --top. */
+export interface ReplayFlags {
+  requests?: boolean;
+  cacheTtlMs?: number;
+  prices?: { input?: number; cached_input?: number; output?: number };
+  top?: number;
 }
 
 export type GuestLoader = (options?: GuestOptions) => Promise<WasiGuest>;
@@ -431,14 +441,41 @@ export async function replayCommand(args: string[], o: CliOptions, load: GuestLo
   } catch {
     throw new HostInputError(`${file}: cannot read the rollout`);
   }
+  const flags = o.replay ?? {};
+  // The rollout crosses as bytes beside the JSON (attachment 0), never escaped into it.
+  const input: Record<string, unknown> = { text: { $bytes: 0 } };
+  if (flags.cacheTtlMs !== undefined) input['ttl_ms'] = flags.cacheTtlMs;
+  if (flags.prices !== undefined) input['prices'] = flags.prices;
+  if (flags.requests) input['requests'] = true;
+  if (flags.top !== undefined) input['top'] = flags.top;
+  if (o.dumpRequests !== undefined) input['dump_requests'] = true;
   const guest = await load();
-  const { ok, envelope } = guest.callResult(0, 'rollout.inspect', '{"text":{"$bytes":0}}', [Buffer.from(text, 'utf8')]);
-  const parsed = JSON.parse(envelope) as { value?: { report: unknown; table: string }; error?: { code?: string; message?: string } };
+  const { ok, envelope } = guest.callResult(0, 'rollout.inspect', JSON.stringify(input), [Buffer.from(text, 'utf8')]);
+  const parsed = JSON.parse(envelope) as { value?: { report: unknown; table: string; dump?: RequestDump }; error?: { code?: string; message?: string } };
   if (!ok || parsed.value === undefined) {
     throw new EngineError(parsed.error?.code ?? 'internal', `${file}: ${parsed.error?.message ?? 'no message'}`);
   }
+  if (o.dumpRequests !== undefined && parsed.value.dump !== undefined) writeRequestDump(o.dumpRequests, parsed.value.dump);
   process.stdout.write(o.json ? JSON.stringify(parsed.value.report) + '\n' : parsed.value.table.replace(/\n?$/, '\n'));
   return 0;
+}
+
+/** rollout.inspect's dump: distinct items once, each request's input as [first, end) ranges. */
+interface RequestDump {
+  items: string[];
+  requests: { request_id: string; model: string; instructions?: string; input: [number, number][] }[];
+}
+
+/** Writes DIR/NNNN.json per reconstructed request, NNNN the number of its request id (req-N). */
+function writeRequestDump(dir: string, dump: RequestDump): void {
+  mkdirSync(dir, { recursive: true });
+  for (const r of dump.requests) {
+    const items: string[] = [];
+    for (const [first, end] of r.input) for (let i = first; i < end; i++) items.push(dump.items[i] as string);
+    const instructions = r.instructions === undefined ? '' : `,"instructions":${JSON.stringify(r.instructions)}`;
+    const n = r.request_id.replace(/^req-/, '');
+    writeFileSync(join(dir, `${n.padStart(4, '0')}.json`), `{"model":${JSON.stringify(r.model)}${instructions},"input":[${items.join(',')}]}\n`);
+  }
 }
 
 export async function serveMockCommand(args: string[], o: CliOptions, load: GuestLoader): Promise<number> {

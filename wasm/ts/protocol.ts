@@ -478,29 +478,114 @@ export interface AgentsInspect {
   probes: AgentsProbe[];
 }
 
-/** One reconstructed request of a replayed rollout (SPEC §13.4). */
-export interface ReplayRequest extends Omit<CacheReport, 'request_id'> {
+/** Why uncached input tokens were not cached (docs/replay.md); `new_input` was never cacheable. */
+export type ReplayCause =
+  | 'new_input' | 'model_changed' | 'cache_key_changed' | 'instructions_changed' | 'tools_changed'
+  | 'history_rewritten_by_compaction' | 'item_edited' | 'below_minimum' | 'idle_past_ttl'
+  | 'concurrent' | 'server_miss';
+
+/**
+ * One request of a replayed rollout (SPEC §13.4): reconstructed before a run of model output, or
+ * usage-only (`reconstructed: false`, prompt fields null). Usage fields are null without usage;
+ * `lost_tokens_by_cause` adds up to `uncached_input_tokens`.
+ */
+export interface ReplayRequest {
   request_id: string;
-  /** 1-based line of the first model-output item after the request. */
+  /** 1-based line of its first model-output item (of its usage line when usage-only). */
   line: number;
+  /** When it was sent (its last input line), else when it finished. */
+  time: string | null;
   model: string;
-  input_items: number;
+  reconstructed: boolean;
+  /** A compaction replaced history since the previous reconstructed request. */
+  after_compaction: boolean;
+  input_items: number | null;
+  prompt_bytes: number | null;
+  prompt_tokens: number | null;
+  shared_prefix_bytes: number | null;
+  reuse_bp: number | null;
+  max_reuse_bp: number | null;
+  /** Provider tokens when usage is known (≤ input), else the SPEC §9 byte estimate. */
+  predicted_cached_tokens: number | null;
+  ideal_cached_tokens: number | null;
+  /** The client-side break; `lost_tokens` is its share of the lost tokens. */
+  break: CacheBreak | null;
   input_tokens: number | null;
   cached_input_tokens: number | null;
+  output_tokens: number | null;
+  uncached_input_tokens: number | null;
+  new_input_tokens: number | null;
+  lost_tokens: number | null;
+  cause: ReplayCause | null;
+  cause_section: string | null;
+  lost_tokens_by_cause: Partial<Record<ReplayCause, number>> | null;
+  gap_ms: number | null;
+  cost_usd: number | null;
+  lost_cost_usd: number | null;
 }
 
-/** `rollout.inspect`: the replay of an agentctx or Codex rollout (SPEC §13.4). */
+export interface ReplayTokenTotals {
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  reasoning_output_tokens: number;
+}
+
+/** `rollout.inspect`: the replay of an agentctx or Codex rollout (SPEC §13.4, docs/replay.md). */
 export interface ReplayReport {
   session_id: string | null;
+  cli_version: string | null;
   lines: number;
   warnings: { code: string; message: string }[];
-  summary: CacheSummary & {
+  summary: Omit<CacheSummary, 'reported_cached_tokens'> & {
+    usage_only_requests: number;
     compactions: number;
     unrebuilt_compactions: number;
+    usage_source: 'token_usage_record' | 'token_count' | 'none';
+    repeated_usage_lines: number;
     requests_with_usage: number;
     input_tokens: number;
     cached_input_tokens: number;
+    output_tokens: number;
+    reasoning_output_tokens: number;
     reported_cached_bp: number;
+    uncached_input_tokens: number;
+    new_input_tokens: number;
+    lost_tokens: number;
+    /** Adds up to `uncached_input_tokens`. */
+    lost_tokens_by_cause: Partial<Record<ReplayCause, number>>;
+    rollout_total_token_usage: ReplayTokenTotals | null;
+    usage_matches_rollout_total: boolean | null;
+    ttl_ms: number;
+    prices_per_million_usd: { input: number; cached_input: number; output: number };
+    cost: {
+      cached_input_usd: number;
+      uncached_input_usd: number;
+      output_usd: number;
+      total_usd: number;
+      by_cause_usd: Partial<Record<ReplayCause, number>>;
+      lost_extra_usd: number;
+    };
   };
   requests: ReplayRequest[];
+}
+
+/** The options of `rollout.inspect`; absent ones keep their defaults. */
+export interface ReplayOptions {
+  /** The provider's cache TTL (default 300000). */
+  ttl_ms?: number;
+  /** USD per million tokens (defaults 1.25 / 0.125 / 10), at most 6 decimals. */
+  prices?: { input?: number; cached_input?: number; output?: number };
+  /** Also return `dump`: every reconstructed request's body. */
+  dump_requests?: boolean;
+  /** The table lists every request. */
+  requests?: boolean;
+  /** How many top misses the table lists (default 10). */
+  top?: number;
+}
+
+/** The request dump: each distinct item once (JSON text); a request's input is its ranges. */
+export interface ReplayDump {
+  items: string[];
+  requests: { request_id: string; model: string; instructions?: string; input: [number, number][] }[];
 }

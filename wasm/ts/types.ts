@@ -4,7 +4,7 @@
 import type { FileSystem } from './file_system.js';
 import type {
   AgentsInspect, BodyBytes, CacheSummary, ConfigDelta, Delivery, EffectsResult, HistoryEntry,
-  ReplayReport, SessionConfig, SessionStats, SubmitInput,
+  ReplayDump, ReplayOptions, ReplayReport, SessionConfig, SessionStats, SubmitInput,
 } from './protocol.js';
 
 /** `now_ms`: the host's clock in ms for this call (clamped so it never goes backwards). */
@@ -39,8 +39,8 @@ export interface EngineMethods {
   /** Replay analysis of an agentctx or Codex rollout (SPEC §13.4), plus a text table. */
   'rollout.inspect': {
     /** `text`: the rollout JSONL, bytes (sent beside the JSON, no escaping) or text. */
-    input: { text: Uint8Array | string };
-    output: { report: ReplayReport; table: string };
+    input: { text: Uint8Array | string } & ReplayOptions;
+    output: { report: ReplayReport; table: string; dump?: ReplayDump };
   };
 }
 

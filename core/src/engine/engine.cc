@@ -90,7 +90,8 @@ std::string Engine::Impl::CallEngine(std::string_view method, std::string_view i
     return OkEnvelope(v);
   }
   if (method == "rollout.inspect") {
-    // {"text": rollout JSONL, a string or an attachment} -> {"report", "table"} (SPEC §13.4)
+    // {"text": rollout JSONL (a string or an attachment), options (ReplayOptionsFromJson)}
+    // -> {"report", "table", "dump"?} (SPEC §13.4, rollout/replay.h)
     auto parsed = ParseJson(input);
     if (!parsed) return ErrorEnvelope(parsed.error());
     auto text = InputText(*parsed, "text", inputs);
@@ -101,12 +102,11 @@ std::string Engine::Impl::CallEngine(std::string_view method, std::string_view i
                                  "reference {\"$bytes\":i})",
                                  {}});
     }
-    auto report = ReplayReport(**text);
-    if (!report) return ErrorEnvelope(report.error());
-    JsonValue v = JsonValue::Object();
-    v.Set("table", JsonValue::String(RenderReplayTable(*report)));
-    v.Set("report", std::move(*report));
-    return OkEnvelope(v);
+    auto options = ReplayOptionsFromJson(*parsed);
+    if (!options) return ErrorEnvelope(options.error());
+    auto v = RolloutInspect(**text, *options);
+    if (!v) return ErrorEnvelope(v.error());
+    return OkEnvelope(*v);
   }
   if (method == "config.echo") {
     // The vertical slice: parse, canonicalise (sorted keys, nulls kept), echo with the version.

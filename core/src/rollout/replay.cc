@@ -1,54 +1,416 @@
 // SPDX-License-Identifier: MIT
-// Replay analysis (SPEC §13.4); see replay.h.
+// Replay analysis (SPEC §13.4, issue 13); see replay.h.
 #include "rollout/replay.h"
 
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "prompt/cache_explainer.h"
 #include "protocol/for_prompt.h"
+#include "rollout/replay_causes.h"
+#include "rollout/replay_layout.h"
+#include "rollout/replay_usage.h"
 #include "rollout/rollout_reader.h"
+#include "rollout/timestamp.h"
 
 namespace agentctx {
 namespace {
 
 bool IsRolloutLineType(std::string_view type) {
   return type == "session_meta" || type == "response_item" || type == "turn_context" ||
-         type == "world_state" || type == "compacted" || type == "event_msg";
+         type == "world_state" || type == "compacted" || type == "event_msg" ||
+         type == "token_usage_record";
 }
 
 JsonValue Num(std::uint64_t v) { return JsonValue::Int(static_cast<std::int64_t>(v)); }
 
-RecordedItem ToRecorded(const JsonValue& raw, std::string origin) {
-  std::optional<JsonValue> canonical = CanonicalizeItem(raw, nullptr);
-  if (canonical.has_value()) return MakeRecordedItem(std::move(*canonical), "", std::move(origin));
-  return MakeRecordedItem(raw, "", std::move(origin));  // opaque, source key order
-}
+// The request bodies of a dump: each distinct item once, requests as ranges of item indexes.
+struct Dump {
+  std::vector<std::string> items;
+  std::map<std::string, std::uint64_t, std::less<>> index;
+  JsonValue requests = JsonValue::Array();
 
-struct ReplayRequest {
-  CacheReport report;
-  std::uint64_t line = 0;
-  std::string model;
-  std::uint64_t input_items = 0;
-  std::optional<std::int64_t> input_tokens;
-  std::optional<std::int64_t> cached_input_tokens;
+  std::uint64_t Intern(std::string_view bytes) {
+    auto it = index.find(bytes);
+    if (it != index.end()) return it->second;
+    items.emplace_back(bytes);
+    index.emplace(std::string(bytes), items.size() - 1);
+    return items.size() - 1;
+  }
+
+  void Add(std::string_view request_id, std::string_view model,
+           const std::optional<std::string>& instructions,
+           const std::vector<std::string_view>& input) {
+    JsonValue ranges = JsonValue::Array();
+    std::uint64_t first = 0, end = 0;
+    auto flush = [&] {
+      if (end == first) return;
+      JsonValue range = JsonValue::Array();
+      range.Push(Num(first));
+      range.Push(Num(end));
+      ranges.Push(std::move(range));
+    };
+    for (std::string_view bytes : input) {
+      std::uint64_t i = Intern(bytes);
+      if (end != first && i == end) {
+        ++end;
+        continue;
+      }
+      flush();
+      first = i;
+      end = i + 1;
+    }
+    flush();
+    JsonValue r = JsonValue::Object();
+    r.Set("request_id", JsonValue::String(std::string(request_id)));
+    r.Set("model", JsonValue::String(std::string(model)));
+    if (instructions) r.Set("instructions", JsonValue::String(*instructions));
+    r.Set("input", std::move(ranges));
+    requests.Push(std::move(r));
+  }
+
+  JsonValue ToJson() && {
+    JsonValue list = JsonValue::Array();
+    for (std::string& bytes : items) list.Push(JsonValue::String(std::move(bytes)));
+    JsonValue out = JsonValue::Object();
+    out.Set("items", std::move(list));
+    out.Set("requests", std::move(requests));
+    return out;
+  }
 };
 
-JsonValue RequestJson(const ReplayRequest& r) {
-  JsonValue cache = CacheReportToJson(r.report);
-  JsonValue out = JsonValue::Object();
-  out.Set("request_id", JsonValue::String(r.report.request_id));
-  out.Set("line", Num(r.line));
-  out.Set("model", JsonValue::String(r.model));
-  out.Set("input_items", Num(r.input_items));
-  for (const JsonMember& m : cache.members()) {
-    if (m.key != "request_id") out.Set(m.key, m.value);
+class Replayer {
+ public:
+  Replayer(const ReplayOptions& options, const CompactionRebuilder* rebuilder,
+           const ParsedRollout& parsed, Dump* dump)
+      : options_(options), rebuilder_(rebuilder), parsed_(parsed), usage_(parsed), dump_(dump) {}
+
+  JsonValue Run();
+
+ private:
+  void OnSessionMeta(const JsonValue& payload);
+  void AddItem(const JsonValue& raw, const JsonValue* metadata, const RolloutRecord& record);
+  void Reconstruct(const RolloutRecord& record, std::optional<std::int64_t> time);
+  void OnCompacted(const JsonValue& payload);
+  void OnUsage(const ReplayUsage& usage, const RolloutRecord& record,
+               std::optional<std::int64_t> time);
+  void PushUsageOnly(const ReplayUsage& usage, std::uint64_t line, std::optional<std::int64_t> t);
+  void FlushPending();
+  void UseRecordedReport(CacheReport* report);
+  void DropRecordedReport();
+  std::string NextId() const { return "req-" + std::to_string(requests_.size() + 1); }
+
+  struct Pending {
+    ReplayUsage usage;
+    std::uint64_t line = 0;
+    std::optional<std::int64_t> time;
+  };
+
+  const ReplayOptions& options_;
+  const CompactionRebuilder* rebuilder_;
+  const ParsedRollout& parsed_;
+  UsageReader usage_;
+  Dump* dump_;
+
+  std::optional<std::string> session_id_;
+  std::optional<std::string> cli_version_;
+  bool meta_seen_ = false;
+  std::string model_;
+  std::optional<std::string> base_text_;
+  bool base_as_developer_ = false;
+  std::string instructions_bytes_;  // a JSON string literal, or empty
+  std::optional<RecordedItem> base_message_;
+
+  std::vector<RecordedItem> history_;
+  std::size_t history_at_request_ = 0;  // history size when the last request was built
+  PromptItemCache prompt_cache_;
+  CacheExplainer explainer_;
+  std::vector<ReplayRequest> requests_;
+  bool in_output_run_ = false;
+  bool compaction_pending_ = false;
+  std::optional<std::int64_t> last_input_ms_;
+  ReplayFacts facts_;
+
+  // agentctx rollouts record the session's own §9 report of each request (`cache_report`): it
+  // saw the instructions and tools, so it replaces the reconstructed one.
+  std::optional<JsonValue> recorded_report_;
+  std::uint64_t recorded_prev_bytes_ = 0;
+
+  bool layout_known_ = false;
+  bool usage_first_ = false;  // usage lines precede their output items (Codex 0.5x)
+  std::optional<Pending> pending_;
+};
+
+void Replayer::OnSessionMeta(const JsonValue& payload) {
+  if (meta_seen_) return;  // a fork's copied parent meta follows the first one
+  meta_seen_ = true;
+  if (auto id = payload.GetString("id"); id && !session_id_) session_id_ = std::string(*id);
+  if (auto v = payload.GetString("cli_version")) cli_version_ = std::string(*v);
+  base_text_ = BaseInstructionsText(payload);
+  if (!base_text_) return;
+  base_as_developer_ = SendsBaseInstructionsAsDeveloperMessage(cli_version_.value_or(""));
+  if (base_as_developer_) {
+    base_message_ = MakeRecordedItem(BaseInstructionsMessage(*base_text_), "", "instructions");
+  } else {
+    instructions_bytes_ = ToJson(JsonValue::String(*base_text_));
   }
-  out.Set("input_tokens", r.input_tokens ? JsonValue::Int(*r.input_tokens) : JsonValue());
-  out.Set("cached_input_tokens",
-          r.cached_input_tokens ? JsonValue::Int(*r.cached_input_tokens) : JsonValue());
+}
+
+void Replayer::Reconstruct(const RolloutRecord& record, std::optional<std::int64_t> time) {
+  // SPEC §13.4: one request before each maximal run of model-output items.
+  std::vector<PromptItem> input = ForPrompt(history_, true, &prompt_cache_);
+  PromptSegments segments;
+  segments.model = model_;
+  segments.cache_key = session_id_ ? std::string_view(*session_id_) : std::string_view();
+  segments.instructions_bytes = instructions_bytes_;
+  segments.items.reserve(input.size() + 1);
+  if (base_message_) segments.items.push_back(ItemSegment{base_message_->bytes, "instructions"});
+  for (const PromptItem& p : input) {
+    std::string_view origin =
+        p.synthetic ? std::string_view("tool") : history_[p.history_index].origin;
+    segments.items.push_back(ItemSegment{*p.bytes, origin});
+  }
+  ReplayRequest request;
+  request.request_id = NextId();
+  request.report = explainer_.Explain(request.request_id, segments);
+  UseRecordedReport(&request.report);
+  request.line = record.line_number;
+  request.model = model_;
+  request.input_items = segments.items.size();
+  request.sent_ms = last_input_ms_ ? last_input_ms_ : time;
+  request.done_ms = time;
+  request.compaction_before = compaction_pending_;
+  compaction_pending_ = false;
+  if (dump_ != nullptr) {
+    std::vector<std::string_view> bytes;
+    bytes.reserve(segments.items.size());
+    for (const ItemSegment& s : segments.items) bytes.push_back(s.bytes);
+    std::optional<std::string> instructions;
+    if (!instructions_bytes_.empty()) instructions = base_text_;
+    dump_->Add(request.request_id, model_, instructions, bytes);
+  }
+  if (usage_first_ && pending_) {
+    request.usage = pending_->usage;
+    request.done_ms = pending_->time;
+    pending_.reset();
+  }
+  requests_.push_back(std::move(request));
+  history_at_request_ = history_.size();
+}
+
+void Replayer::UseRecordedReport(CacheReport* report) {
+  if (!recorded_report_) return;
+  const JsonValue& r = *recorded_report_;
+  auto get = [&r](std::string_view key) {
+    std::optional<std::int64_t> v = r.GetInt(key);
+    return v && *v > 0 ? static_cast<std::uint64_t>(*v) : 0;
+  };
+  report->prompt_bytes = get("prompt_bytes");
+  report->prompt_tokens = get("prompt_tokens");
+  report->shared_prefix_bytes = get("shared_prefix_bytes");
+  report->max_shared_prefix_bytes = recorded_prev_bytes_;
+  report->reuse_bp = get("reuse_bp");
+  report->max_reuse_bp = get("max_reuse_bp");
+  report->predicted_cached_tokens = get("predicted_cached_tokens");
+  report->ideal_cached_tokens = get("ideal_cached_tokens");
+  report->cache_break.reset();
+  if (const JsonValue* b = r.Find("break"); b != nullptr && b->is_object()) {
+    CacheBreak brk;
+    brk.reason = std::string(b->GetString("reason").value_or(""));
+    brk.section = std::string(b->GetString("section").value_or(""));
+    if (auto i = b->GetInt("item_index"); i && *i >= 0) {
+      brk.item_index = static_cast<std::uint64_t>(*i);
+    }
+    brk.byte_offset = report->shared_prefix_bytes;
+    if (auto lost = b->GetInt("lost_tokens"); lost && *lost > 0) {
+      brk.lost_tokens = static_cast<std::uint64_t>(*lost);
+    }
+    report->cache_break = std::move(brk);
+  }
+  recorded_prev_bytes_ = report->prompt_bytes;
+  recorded_report_.reset();
+}
+
+void Replayer::DropRecordedReport() {
+  // A request no reconstruction stands for (a compaction request): still the predecessor.
+  if (!recorded_report_) return;
+  std::optional<std::int64_t> bytes = recorded_report_->GetInt("prompt_bytes");
+  recorded_prev_bytes_ = bytes && *bytes > 0 ? static_cast<std::uint64_t>(*bytes) : 0;
+  recorded_report_.reset();
+}
+
+void Replayer::AddItem(const JsonValue& raw, const JsonValue* metadata,
+                       const RolloutRecord& record) {
+  std::optional<std::int64_t> time =
+      ParseTimestamp(record.line.GetString("timestamp").value_or(""));
+  bool output = IsModelOutputItem(raw);
+  if (output && !in_output_run_) Reconstruct(record, time);
+  if (output) {
+    if (time && !requests_.empty() && !requests_.back().usage) requests_.back().done_ms = time;
+  } else {
+    FlushPending();
+    if (time) last_input_ms_ = time;
+  }
+  in_output_run_ = output;
+  std::string origin;
+  if (metadata != nullptr) origin = std::string(metadata->GetString("origin").value_or(""));
+  if (origin.empty()) origin = ImportedItemOrigin(raw);
+  // Codex ≥ 0.169 sends consecutive context fragments of one role as one message.
+  if (base_as_developer_ && IsContextFragment(raw) && history_.size() > history_at_request_ &&
+      IsContextFragment(history_.back().json) &&
+      history_.back().json.GetString("role") == raw.GetString("role")) {
+    RecordedItem& last = history_.back();
+    last = MakeRecordedItem(BundleMessages(last.json, raw), "", std::move(last.origin));
+    return;
+  }
+  // Kept as recorded: compact JSON in source key order, the bytes the CLI sent.
+  history_.push_back(MakeRecordedItem(raw, "", std::move(origin)));
+}
+
+void Replayer::OnCompacted(const JsonValue& payload) {
+  FlushPending();
+  DropRecordedReport();
+  const JsonValue* replacement = payload.Find("replacement_history");
+  std::vector<RecordedItem> next;
+  if (replacement != nullptr && replacement->is_array()) {
+    for (const JsonValue& raw : replacement->items()) {
+      next.push_back(MakeRecordedItem(raw, "", "compaction"));
+    }
+  } else {
+    std::string message(payload.GetString("message").value_or(""));
+    if (rebuilder_ != nullptr && *rebuilder_) {
+      next = (*rebuilder_)(history_, message);
+    } else {
+      next.push_back(MakeRecordedItem(UserInputMessage(message, {}), "", "compaction"));
+      ++facts_.unrebuilt_compactions;
+    }
+  }
+  history_ = std::move(next);
+  history_at_request_ = history_.size();
+  explainer_.NoteCompaction();
+  compaction_pending_ = true;
+  in_output_run_ = false;
+  ++facts_.compactions;
+}
+
+void Replayer::PushUsageOnly(const ReplayUsage& usage, std::uint64_t line,
+                             std::optional<std::int64_t> time) {
+  ReplayRequest request;
+  request.request_id = NextId();
+  request.reconstructed = false;
+  request.line = line;
+  request.model = model_;
+  request.done_ms = time;
+  request.usage = usage;
+  requests_.push_back(std::move(request));
+}
+
+void Replayer::FlushPending() {
+  if (!pending_) return;
+  PushUsageOnly(pending_->usage, pending_->line, pending_->time);
+  pending_.reset();
+}
+
+void Replayer::OnUsage(const ReplayUsage& usage, const RolloutRecord& record,
+                       std::optional<std::int64_t> time) {
+  if (!layout_known_) {
+    layout_known_ = true;
+    usage_first_ = requests_.empty();
+  }
+  if (usage_first_) {
+    FlushPending();
+    pending_ = Pending{usage, record.line_number, time};
+    return;
+  }
+  if (!requests_.empty() && requests_.back().reconstructed && !requests_.back().usage) {
+    requests_.back().usage = usage;
+    if (time) requests_.back().done_ms = time;
+    return;
+  }
+  PushUsageOnly(usage, record.line_number, time);
+}
+
+JsonValue Replayer::Run() {
+  for (const RolloutRecord& record : parsed_.records) {
+    std::string_view type = record.type();
+    const JsonValue* payload = record.payload();
+    std::optional<std::int64_t> time =
+        ParseTimestamp(record.line.GetString("timestamp").value_or(""));
+    if (std::optional<ReplayUsage> u =
+            usage_.Read(record, session_id_ ? std::string_view(*session_id_) : "")) {
+      OnUsage(*u, record, time);
+      continue;
+    }
+    if (payload == nullptr) {
+      // The older Codex layout: a header without `type`, bare items, `record_type` lines.
+      if (record.line.Find("record_type") != nullptr) continue;
+      if (type.empty()) {
+        if (auto id = record.line.GetString("id"); id && !session_id_) {
+          session_id_ = std::string(*id);
+        }
+      } else if (!IsRolloutLineType(type)) {
+        AddItem(record.line, nullptr, record);
+      }
+      continue;
+    }
+    if (type == "session_meta") {
+      OnSessionMeta(*payload);
+      if (time) last_input_ms_ = time;
+    } else if (type == "response_item") {
+      AddItem(*payload, record.line.Find("metadata"), record);
+    } else if (type == "turn_context") {
+      if (auto m = payload->GetString("model")) model_ = std::string(*m);
+      if (time) last_input_ms_ = time;
+    } else if (type == "compacted") {
+      OnCompacted(*payload);
+      if (time) last_input_ms_ = time;
+    } else if (type == "world_state") {
+      if (time) last_input_ms_ = time;
+    } else if (record.event_type() == "cache_report") {
+      DropRecordedReport();
+      recorded_report_ = *payload;
+    } else if (record.event_type() == "thread_settings_applied") {
+      const JsonValue* settings = payload->Find("thread_settings");
+      if (auto m = settings != nullptr ? settings->GetString("model") : std::nullopt) {
+        model_ = std::string(*m);
+      }
+    }
+  }
+  FlushPending();
+  AttributeCauses(options_, &requests_);
+
+  facts_.usage_source = std::string(usage_.source());
+  facts_.repeated_usage_lines = usage_.repeated();
+  facts_.rollout_total = usage_.rollout_total();
+  JsonValue request_list = JsonValue::Array();
+  for (const ReplayRequest& r : requests_) {
+    request_list.Push(ReplayRequestJson(r, options_.prices));
+  }
+  JsonValue warnings = JsonValue::Array();
+  std::vector<Warning> all = parsed_.warnings;
+  all.insert(all.end(), usage_.warnings().begin(), usage_.warnings().end());
+  for (const Warning& w : all) {
+    JsonValue entry = JsonValue::Object();
+    entry.Set("code", JsonValue::String(w.code));
+    entry.Set("message", JsonValue::String(w.message));
+    warnings.Push(std::move(entry));
+  }
+  JsonValue out = JsonValue::Object();
+  out.Set("session_id", session_id_ ? JsonValue::String(*session_id_) : JsonValue());
+  out.Set("cli_version", cli_version_ ? JsonValue::String(*cli_version_) : JsonValue());
+  out.Set("lines", Num(parsed_.records.size()));
+  out.Set("warnings", std::move(warnings));
+  out.Set("summary", ReplaySummaryJson(requests_, facts_, options_));
+  out.Set("requests", std::move(request_list));
   return out;
+}
+
+Result<JsonValue> Run(std::string_view text, const ReplayOptions& options,
+                      const CompactionRebuilder* rebuilder, Dump* dump) {
+  ACTX_TRY(ParsedRollout parsed, ParseRollout(text));
+  return Replayer(options, rebuilder, parsed, dump).Run();
 }
 
 }  // namespace
@@ -60,140 +422,25 @@ bool IsModelOutputItem(const JsonValue& item) {
   return type.size() > 5 && type.substr(type.size() - 5) == "_call";
 }
 
+Result<JsonValue> ReplayReport(std::string_view rollout_text, const ReplayOptions& options,
+                               const CompactionRebuilder* rebuilder) {
+  return Run(rollout_text, options, rebuilder, nullptr);
+}
+
 Result<JsonValue> ReplayReport(std::string_view rollout_text,
                                const CompactionRebuilder* rebuilder) {
-  ACTX_TRY(ParsedRollout parsed, ParseRollout(rollout_text));
+  return Run(rollout_text, ReplayOptions(), rebuilder, nullptr);
+}
 
-  std::optional<std::string> session_id;
-  std::string model;
-  std::vector<RecordedItem> history;
-  PromptItemCache prompt_cache;
-  CacheExplainer explainer;
-  std::vector<ReplayRequest> requests;
-  bool in_output_run = false;
-  bool awaiting_usage = false;
-  std::uint64_t compactions = 0;
-  std::uint64_t unrebuilt = 0;
-
-  auto add_item = [&](const JsonValue& raw, const JsonValue* metadata, std::uint64_t line) {
-    bool output = IsModelOutputItem(raw);
-    if (output && !in_output_run) {
-      // SPEC §13.4: one request before each maximal run of model-output items.
-      std::vector<PromptItem> input = ForPrompt(history, true, &prompt_cache);
-      PromptSegments segments;
-      segments.model = model;
-      segments.cache_key = session_id ? std::string_view(*session_id) : std::string_view();
-      segments.items.reserve(input.size());
-      for (const PromptItem& p : input) {
-        std::string_view origin =
-            p.synthetic ? std::string_view("tool") : history[p.history_index].origin;
-        segments.items.push_back(ItemSegment{*p.bytes, origin});
-      }
-      ReplayRequest request;
-      request.report = explainer.Explain("req-" + std::to_string(requests.size() + 1), segments);
-      request.line = line;
-      request.model = model;
-      request.input_items = input.size();
-      requests.push_back(std::move(request));
-      awaiting_usage = true;
-    }
-    in_output_run = output;
-    std::string origin;
-    if (metadata != nullptr) origin = std::string(metadata->GetString("origin").value_or(""));
-    if (origin.empty()) origin = ImportedItemOrigin(raw);
-    history.push_back(ToRecorded(raw, std::move(origin)));
-  };
-
-  for (const RolloutRecord& record : parsed.records) {
-    std::string_view type = record.type();
-    const JsonValue* payload = record.payload();
-    if (payload == nullptr) {
-      // The older Codex layout: a header without `type`, bare items, `record_type` lines.
-      if (record.line.Find("record_type") != nullptr) continue;
-      if (type.empty()) {
-        if (auto id = record.line.GetString("id"); id && !session_id) session_id = std::string(*id);
-      } else if (!IsRolloutLineType(type)) {
-        add_item(record.line, nullptr, record.line_number);
-      }
-      continue;
-    }
-    if (type == "session_meta") {
-      if (auto id = payload->GetString("id"); id && !session_id) session_id = std::string(*id);
-    } else if (type == "response_item") {
-      add_item(*payload, record.line.Find("metadata"), record.line_number);
-    } else if (type == "turn_context") {
-      if (auto m = payload->GetString("model")) model = std::string(*m);
-    } else if (type == "compacted") {
-      const JsonValue* replacement = payload->Find("replacement_history");
-      std::vector<RecordedItem> next;
-      if (replacement != nullptr && replacement->is_array()) {
-        for (const JsonValue& raw : replacement->items())
-          next.push_back(ToRecorded(raw, "compaction"));
-      } else {
-        std::string message(payload->GetString("message").value_or(""));
-        if (rebuilder != nullptr && *rebuilder) {
-          next = (*rebuilder)(history, message);
-        } else {
-          next.push_back(MakeRecordedItem(UserInputMessage(message, {}), "", "compaction"));
-          ++unrebuilt;
-        }
-      }
-      history = std::move(next);
-      explainer.NoteCompaction();
-      in_output_run = false;
-      ++compactions;
-    } else if (type == "event_msg" && awaiting_usage &&
-               payload->GetString("type").value_or("") == "token_count") {
-      const JsonValue* info = payload->Find("info");
-      const JsonValue* usage = info != nullptr ? info->Find("last_token_usage") : nullptr;
-      if (usage != nullptr && usage->is_object()) {
-        ReplayRequest& last = requests.back();
-        last.input_tokens = usage->GetInt("input_tokens");
-        last.cached_input_tokens = usage->GetInt("cached_input_tokens");
-        if (last.cached_input_tokens) {
-          explainer.NoteReportedCached(last.report.request_id,
-                                       static_cast<std::uint64_t>(*last.cached_input_tokens));
-        }
-        awaiting_usage = false;
-      }
-    }
-  }
-
-  // Summary: the explainer's totals plus replay counters and the provider's figures.
-  std::uint64_t with_usage = 0, input_tokens = 0, cached_tokens = 0;
-  JsonValue request_list = JsonValue::Array();
-  for (const ReplayRequest& r : requests) {
-    if (r.input_tokens && *r.input_tokens >= 0) {
-      ++with_usage;
-      input_tokens += static_cast<std::uint64_t>(*r.input_tokens);
-      if (r.cached_input_tokens && *r.cached_input_tokens >= 0) {
-        cached_tokens += static_cast<std::uint64_t>(*r.cached_input_tokens);
-      }
-    }
-    request_list.Push(RequestJson(r));
-  }
-  JsonValue summary = explainer.Summary();
-  summary.Set("compactions", Num(compactions));
-  summary.Set("unrebuilt_compactions", Num(unrebuilt));
-  summary.Set("requests_with_usage", Num(with_usage));
-  summary.Set("input_tokens", Num(input_tokens));
-  summary.Set("cached_input_tokens", Num(cached_tokens));
-  summary.Set("reported_cached_bp", Num(BasisPoints(cached_tokens, input_tokens)));
-
-  JsonValue warnings = JsonValue::Array();
-  for (const Warning& w : parsed.warnings) {
-    JsonValue entry = JsonValue::Object();
-    entry.Set("code", JsonValue::String(w.code));
-    entry.Set("message", JsonValue::String(w.message));
-    warnings.Push(std::move(entry));
-  }
-
+Result<JsonValue> RolloutInspect(std::string_view rollout_text, const ReplayOptions& options) {
+  Dump dump;
+  ACTX_TRY(JsonValue report,
+           Run(rollout_text, options, nullptr, options.dump_requests ? &dump : nullptr));
   JsonValue out = JsonValue::Object();
-  out.Set("session_id", session_id ? JsonValue::String(*session_id) : JsonValue());
-  out.Set("lines", Num(parsed.records.size()));
-  out.Set("warnings", std::move(warnings));
-  out.Set("summary", std::move(summary));
-  out.Set("requests", std::move(request_list));
+  out.Set("table", JsonValue::String(
+                       RenderReplayTable(report, options.table_all_requests, options.top_misses)));
+  out.Set("report", std::move(report));
+  if (options.dump_requests) out.Set("dump", std::move(dump).ToJson());
   return out;
 }
 

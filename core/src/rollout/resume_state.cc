@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "protocol/merge_patch.h"
-#include "rollout/timestamp_parse.h"
+#include "rollout/timestamp.h"
 
 namespace agentctx {
 namespace {

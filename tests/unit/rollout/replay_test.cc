@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Tests for replay analysis (SPEC §13.4 and the §13 vectors): hand-written Codex-format
 // fixtures with known figures, the older layout, torn/corrupt input, and the six real Codex
-// rollouts in ../shared/rollouts (read in place, never copied; skipped when unreachable).
+// rollouts in ../shared/rollouts (read in place, never copied; skipped when unreachable, as in
+// a user's clone). replay_causes_test.cc covers each cause; replay_layout_test.cc the request
+// layouts of the Codex versions and --dump-requests.
 #include "rollout/replay.h"
 
 #include <dirent.h>
@@ -34,8 +36,8 @@ std::string Field(const JsonValue& v, std::string_view key) {
 
 TEST(Replay, CodexTwoTurnsIsThreePrefixRequests) {
   // SPEC §13 vector: turn, tool call + output, 2nd turn → 3 requests, each input a prefix of
-  // the next, no break. Canonical item sizes: dev 173, env 164, user 101 | reasoning 133,
-  // call 127, output 107 | reasoning 83, assistant 98, user 98.
+  // the next, no break. Items as recorded: dev 173, env 164, user 101 | reasoning 148,
+  // call 151, output 107 | reasoning 98, assistant 98, user 98.
   std::optional<std::string> text = ReadFixture("rollouts/codex_two_turns.jsonl");
   ASSERT_TRUE(text.has_value());
   JsonValue report = Replay(*text);
@@ -44,30 +46,37 @@ TEST(Replay, CodexTwoTurnsIsThreePrefixRequests) {
   EXPECT_EQ(Field(report, "warnings"), "[]");
   const JsonValue& requests = *report.Find("requests");
   ASSERT_EQ(requests.items().size(), 3u);
-  EXPECT_EQ(ToJson(requests.items()[0]),
-            R"({"request_id":"req-1","line":9,"model":"gpt-5.4","input_items":3,)"
-            R"("prompt_bytes":438,"prompt_tokens":110,"shared_prefix_bytes":0,"reuse_bp":0,)"
-            R"("max_reuse_bp":0,"predicted_cached_tokens":0,"ideal_cached_tokens":0,)"
-            R"("break":null,"input_tokens":1200,"cached_input_tokens":0})");
+  EXPECT_EQ(Field(requests.items()[0], "prompt_bytes"), "438");
+  EXPECT_EQ(Field(requests.items()[0], "lost_tokens_by_cause"), R"({"new_input":1200})");
+  // 1200 → 1300 input: cacheable(1200) = 1152 of the repeated prefix, all cached; 148 new.
   EXPECT_EQ(ToJson(requests.items()[1]),
-            R"({"request_id":"req-2","line":15,"model":"gpt-5.4","input_items":6,)"
-            R"("prompt_bytes":805,"prompt_tokens":202,"shared_prefix_bytes":438,)"
-            R"("reuse_bp":5440,"max_reuse_bp":5440,"predicted_cached_tokens":0,)"
-            R"("ideal_cached_tokens":0,"break":null,"input_tokens":1300,)"
-            R"("cached_input_tokens":1152})");
-  EXPECT_EQ(ToJson(requests.items()[2]),
-            R"({"request_id":"req-3","line":24,"model":"gpt-5.4","input_items":9,)"
-            R"("prompt_bytes":1084,"prompt_tokens":271,"shared_prefix_bytes":805,)"
-            R"("reuse_bp":7426,"max_reuse_bp":7426,"predicted_cached_tokens":0,)"
-            R"("ideal_cached_tokens":0,"break":null,"input_tokens":1400,)"
-            R"("cached_input_tokens":1280})");
+            R"({"request_id":"req-2","line":15,"time":"2026-01-01T00:00:02.102Z",)"
+            R"("model":"gpt-5.4","reconstructed":true,"after_compaction":false,"input_items":6,)"
+            R"("prompt_bytes":844,)"
+            R"("prompt_tokens":211,"shared_prefix_bytes":438,"reuse_bp":5189,)"
+            R"("max_reuse_bp":5189,"predicted_cached_tokens":1152,"ideal_cached_tokens":1152,)"
+            R"("break":null,"input_tokens":1300,"cached_input_tokens":1152,"output_tokens":20,)"
+            R"("uncached_input_tokens":148,"new_input_tokens":148,"lost_tokens":0,)"
+            R"("cause":"new_input","cause_section":null,"lost_tokens_by_cause":{"new_input":148},)"
+            R"("gap_ms":100,"cost_usd":0.000529,"lost_cost_usd":0})");
+  EXPECT_EQ(Field(requests.items()[2], "prompt_bytes"), "1138");
+  EXPECT_EQ(Field(requests.items()[2], "shared_prefix_bytes"), "844");
+  EXPECT_EQ(Field(requests.items()[2], "lost_tokens_by_cause"), R"({"new_input":120})");
   EXPECT_EQ(ToJson(*report.Find("summary")),
-            R"({"requests":3,"prompt_bytes":2327,"shared_prefix_bytes":1243,)"
-            R"("max_shared_prefix_bytes":1243,"predicted_cached_tokens":0,)"
-            R"("ideal_cached_tokens":0,"reported_cached_tokens":2432,"reuse_bp":5341,)"
-            R"("max_reuse_bp":5341,"breaks":{},"compactions":0,"unrebuilt_compactions":0,)"
-            R"("requests_with_usage":3,"input_tokens":3900,"cached_input_tokens":2432,)"
-            R"("reported_cached_bp":6235})");
+            R"({"requests":3,"usage_only_requests":0,"prompt_bytes":2420,)"
+            R"("shared_prefix_bytes":1282,"max_shared_prefix_bytes":1282,)"
+            R"("predicted_cached_tokens":2432,"ideal_cached_tokens":2432,"reuse_bp":5297,)"
+            R"("max_reuse_bp":5297,"breaks":{},"compactions":0,"unrebuilt_compactions":0,)"
+            R"("usage_source":"token_count","repeated_usage_lines":0,"requests_with_usage":3,)"
+            R"("input_tokens":3900,"cached_input_tokens":2432,"output_tokens":70,)"
+            R"("reasoning_output_tokens":24,"reported_cached_bp":6235,)"
+            R"("uncached_input_tokens":1468,"new_input_tokens":1468,"lost_tokens":0,)"
+            R"("lost_tokens_by_cause":{"new_input":1468},"rollout_total_token_usage":null,)"
+            R"("usage_matches_rollout_total":null,"ttl_ms":300000,)"
+            R"("prices_per_million_usd":{"input":1.25,"cached_input":0.125,"output":10},)"
+            R"("cost":{"cached_input_usd":0.000304,"uncached_input_usd":0.001835,)"
+            R"("output_usd":0.0007,"total_usd":0.002839,"by_cause_usd":{"new_input":0.001835},)"
+            R"("lost_extra_usd":0}})");
 }
 
 TEST(Replay, CodexCompactedIsHistoryRewrite) {
@@ -80,13 +89,17 @@ TEST(Replay, CodexCompactedIsHistoryRewrite) {
   ASSERT_EQ(requests.items().size(), 2u);
   EXPECT_EQ(Field(requests.items()[0], "break"), "null");
   EXPECT_EQ(Field(requests.items()[0], "prompt_bytes"), "432");
-  EXPECT_EQ(ToJson(requests.items()[1]),
-            R"({"request_id":"req-2","line":19,"model":"gpt-5.4","input_items":5,)"
-            R"("prompt_bytes":577,"prompt_tokens":145,"shared_prefix_bytes":26,"reuse_bp":450,)"
-            R"("max_reuse_bp":7487,"predicted_cached_tokens":0,"ideal_cached_tokens":0,)"
-            R"("break":{"reason":"history_rewritten_by_compaction","section":"developer",)"
-            R"("item_index":0,"byte_offset":26,"lost_tokens":0},"input_tokens":400,)"
-            R"("cached_input_tokens":0})");
+  const JsonValue& second = requests.items()[1];
+  EXPECT_EQ(Field(second, "shared_prefix_bytes"), "26");
+  EXPECT_EQ(Field(second, "after_compaction"), "true");
+  EXPECT_EQ(Field(requests.items()[0], "after_compaction"), "false");
+  EXPECT_EQ(Field(second, "max_reuse_bp"), "7487");
+  // The 400-token prompt is under the cacheable minimum: nothing could have been cached, so
+  // its 400 repeated tokens are below_minimum although the compaction also broke the prefix.
+  EXPECT_EQ(Field(second, "break"),
+            R"({"reason":"history_rewritten_by_compaction","section":"developer",)"
+            R"("item_index":0,"byte_offset":26,"lost_tokens":0})");
+  EXPECT_EQ(Field(second, "lost_tokens_by_cause"), R"({"below_minimum":400})");
   const JsonValue& summary = *report.Find("summary");
   EXPECT_EQ(Field(summary, "compactions"), "1");
   EXPECT_EQ(Field(summary, "breaks"),
@@ -96,25 +109,38 @@ TEST(Replay, CodexCompactedIsHistoryRewrite) {
 TEST(Replay, TableRendering) {
   std::optional<std::string> text = ReadFixture("rollouts/codex_compacted.jsonl");
   ASSERT_TRUE(text.has_value());
-  EXPECT_EQ(RenderReplayTable(Replay(*text)),
-            "session               0190c0de-0000-7000-8000-000000000002\n"
-            "lines                 21\n"
-            "requests              2\n"
-            "compactions           1\n"
-            "prompt bytes          1009\n"
-            "shared prefix bytes   26 (2.57%)\n"
-            "max shared bytes      432 (42.81%)\n"
-            "predicted cached      0 tokens\n"
-            "ideal cached          0 tokens\n"
-            "reported cached       0 of 1300 input tokens (0.00%, 2 requests)\n"
-            "breaks\n"
-            "  reason                              count  lost_tokens\n"
-            "  history_rewritten_by_compaction         1            0\n"
-            "break details\n"
-            "  request     line  reason                           section         item"
-            "    offset    lost\n"
-            "  req-2         19  history_rewritten_by_compaction  developer          0"
-            "        26       0\n");
+  EXPECT_EQ(
+      RenderReplayTable(Replay(*text), /*all_requests=*/true),
+      "session               0190c0de-0000-7000-8000-000000000002\n"
+      "cli version           0.105.0\n"
+      "lines                 21\n"
+      "requests              2 reconstructed, 2 with usage (token_count, 0 repeated lines "
+      "skipped)\n"
+      "compactions           1\n"
+      "prompt reuse          2.57% of prompt bytes shared with the previous request (best "
+      "42.81%)\n"
+      "input tokens          1300, cached 0 (0.00%), output 35\n"
+      "uncached input        1300 = new 900 + lost 400\n"
+      "cost                  $0.0020 (cached input $0.0000, uncached input $0.0016, output "
+      "$0.0004; misses cost $0.0005 more than cached) at $1.25 / $0.125 / $10 per million "
+      "input / cached / output\n"
+      "idle TTL              300000 ms\n"
+      "uncached input by cause\n"
+      "  cause                              requests      tokens    share       cost\n"
+      "  new_input                                 1         900   69.23%    $0.0011\n"
+      "  below_minimum                             1         400   30.76%    $0.0005\n"
+      "top misses\n"
+      "  request      line time                           input    cached      lost cause    "
+      "                        section       lost cost\n"
+      "  req-2          19 2026-01-01T00:01:00.006Z         400         0       400 "
+      "below_minimum                    -               $0.0005\n"
+      "requests\n"
+      "  request      line time                           input    cached      lost cause    "
+      "                        section       lost cost\n"
+      "  req-1           8 2026-01-01T00:00:01.004Z         900         0         0 new_input  "
+      "                      -               $0.0000\n"
+      "  req-2          19 2026-01-01T00:01:00.006Z         400         0       400 "
+      "below_minimum                    -               $0.0005\n");
 }
 
 TEST(Replay, ModelChangeFromTurnContextAndUnknownItems) {
@@ -245,7 +271,24 @@ std::optional<std::string> ReadAll(const std::string& path) {
   return out;
 }
 
-TEST(ReplayRealRollouts, EachParsesAndYieldsRequests) {
+std::uint64_t Count(const JsonValue& v, std::string_view key) {
+  std::optional<std::int64_t> n = v.GetInt(key);
+  return n && *n > 0 ? static_cast<std::uint64_t>(*n) : 0;
+}
+
+std::optional<JsonValue> RealReport(const std::string& dir, const std::string& prefix) {
+  for (const std::string& name : JsonlFiles(dir)) {
+    if (name.rfind(prefix, 0) != 0) continue;
+    std::optional<std::string> text = ReadAll(dir + "/" + name);
+    if (!text) return std::nullopt;
+    auto report = ReplayReport(*text);
+    if (!report) return std::nullopt;
+    return std::move(report).value();
+  }
+  return std::nullopt;
+}
+
+TEST(ReplayRealRollouts, EveryUncachedTokenHasACauseAndNoNumberIsImpossible) {
   std::optional<std::string> dir = RealRolloutDir();
   if (!dir) GTEST_SKIP() << "../shared/rollouts is not reachable from this runner";
   std::vector<std::string> files = JsonlFiles(*dir);
@@ -258,24 +301,61 @@ TEST(ReplayRealRollouts, EachParsesAndYieldsRequests) {
     ASSERT_TRUE(report.has_value()) << report.error().message;
     EXPECT_EQ(Field(*report, "warnings"), "[]");
     EXPECT_GE(report->Find("requests")->items().size(), 1u);
-    EXPECT_FALSE(RenderReplayTable(*report).empty());
+    EXPECT_FALSE(RenderReplayTable(*report, true).empty());
+    const JsonValue& s = *report->Find("summary");
+    std::uint64_t by_cause = 0;
+    for (const JsonMember& m : s.Find("lost_tokens_by_cause")->members()) {
+      by_cause += static_cast<std::uint64_t>(*m.value.int_value());
+    }
+    EXPECT_EQ(by_cause, Count(s, "uncached_input_tokens"));
+    if (Count(s, "requests_with_usage") > 0) {
+      EXPECT_LE(Count(s, "predicted_cached_tokens"), Count(s, "input_tokens"));
+      EXPECT_LE(Count(s, "ideal_cached_tokens"), Count(s, "input_tokens"));
+    }
+    std::optional<std::uint64_t> prev_input;
+    for (const JsonValue& r : report->Find("requests")->items()) {
+      if (r.Find("input_tokens")->is_null()) continue;
+      SCOPED_TRACE(ToJson(r.Find("request_id") ? *r.Find("request_id") : JsonValue()));
+      EXPECT_LE(Count(r, "predicted_cached_tokens"), Count(r, "input_tokens"));
+      EXPECT_LE(Count(r, "ideal_cached_tokens"), Count(r, "input_tokens"));
+      if (prev_input) {
+        EXPECT_LE(Count(r, "lost_tokens"), *prev_input);
+      }
+      EXPECT_EQ(Count(r, "new_input_tokens") + Count(r, "lost_tokens"),
+                Count(r, "uncached_input_tokens"));
+      prev_input = Count(r, "input_tokens");
+    }
+    // Usage counted once per request: the sums are the rollout's own final total.
+    if (Count(s, "requests_with_usage") > 0) {
+      EXPECT_EQ(ToJson(*s.Find("usage_matches_rollout_total")), "true");
+    }
+    std::printf(
+        "[ figures  ] %s: uncached %llu = by cause %llu; input %llu cached %llu output "
+        "%llu; cost $%s\n",
+        name.substr(0, 40).c_str(),
+        static_cast<unsigned long long>(Count(s, "uncached_input_tokens")),
+        static_cast<unsigned long long>(by_cause),
+        static_cast<unsigned long long>(Count(s, "input_tokens")),
+        static_cast<unsigned long long>(Count(s, "cached_input_tokens")),
+        static_cast<unsigned long long>(Count(s, "output_tokens")),
+        s.Find("cost")->Find("total_usd")->string_value().c_str());
   }
 }
 
-TEST(ReplayRealRollouts, QuelklefCompactionBreaksTheCache) {
+TEST(ReplayRealRollouts, QuelklefCompactionAndMissesAreExplained) {
   std::optional<std::string> dir = RealRolloutDir();
   if (!dir) GTEST_SKIP() << "../shared/rollouts is not reachable from this runner";
-  std::string path;
-  for (const std::string& name : JsonlFiles(*dir)) {
-    if (name.rfind("Quelklef__", 0) == 0) path = *dir + "/" + name;
-  }
-  ASSERT_FALSE(path.empty());
-  std::optional<std::string> text = ReadAll(path);
-  ASSERT_TRUE(text.has_value());
-  auto report = ReplayReport(*text);
-  ASSERT_TRUE(report.has_value()) << report.error().message;
-  EXPECT_EQ(Field(*report->Find("summary"), "compactions"), "1");
-  // The first request after the `compacted` line (1 821) breaks with the compaction reason.
+  std::optional<JsonValue> report = RealReport(*dir, "Quelklef__");
+  ASSERT_TRUE(report.has_value());
+  const JsonValue& s = *report->Find("summary");
+  EXPECT_EQ(Field(s, "compactions"), "1");
+  // 566 token_count events with usage, 185 distinct: counted once each, the session costs
+  // $4.96 at the default prices (the rollout's own total), not the $14.95 of adding them all.
+  EXPECT_EQ(Count(s, "requests_with_usage"), 185u);
+  EXPECT_EQ(Count(s, "repeated_usage_lines"), 381u);
+  EXPECT_EQ(Count(s, "input_tokens"), 18041015u);
+  EXPECT_EQ(Field(*s.Find("cost"), "total_usd"), "4.96407475");
+  // The first request after the `compacted` line (1 821) is blamed on the compaction.
   const JsonValue* after = nullptr;
   for (const JsonValue& r : report->Find("requests")->items()) {
     if (r.GetInt("line").value_or(0) > 1821) {
@@ -284,9 +364,36 @@ TEST(ReplayRealRollouts, QuelklefCompactionBreaksTheCache) {
     }
   }
   ASSERT_NE(after, nullptr);
+  EXPECT_EQ(after->GetString("cause"), "history_rewritten_by_compaction");
   const JsonValue* brk = after->Find("break");
   ASSERT_TRUE(brk != nullptr && brk->is_object()) << ToJson(*after);
   EXPECT_EQ(brk->GetString("reason"), "history_rewritten_by_compaction");
+  // The model switch and the 29-minute pause are named; the rest of the misses had an intact
+  // prefix.
+  const JsonValue& causes = *s.Find("lost_tokens_by_cause");
+  EXPECT_GT(Count(causes, "model_changed"), 0u);
+  EXPECT_GT(Count(causes, "idle_past_ttl"), 0u);
+  EXPECT_GT(Count(causes, "server_miss"), 0u);
+}
+
+TEST(ReplayRealRollouts, CabinetGovernanceMissesAreNotHidden) {
+  // The issue's example: "breaks: none" while requests 17, 27 and 47 were mostly misses.
+  std::optional<std::string> dir = RealRolloutDir();
+  if (!dir) GTEST_SKIP() << "../shared/rollouts is not reachable from this runner";
+  std::optional<JsonValue> report =
+      RealReport(*dir, "olivia215215__cabinet-governance__rollout-2026-05-12T21");
+  ASSERT_TRUE(report.has_value());
+  const std::vector<JsonValue>& requests = report->Find("requests")->items();
+  ASSERT_GE(requests.size(), 47u);
+  for (std::size_t n : {17u, 27u, 47u}) {
+    const JsonValue& r = requests[n - 1];
+    SCOPED_TRACE(ToJson(r));
+    EXPECT_GT(Count(r, "lost_tokens") * 2, Count(r, "input_tokens"));
+    EXPECT_EQ(r.GetString("cause"), "server_miss");
+  }
+  EXPECT_EQ(Count(requests[46], "input_tokens"), 80006u);
+  EXPECT_EQ(Count(requests[46], "cached_input_tokens"), 2432u);
+  EXPECT_NE(RenderReplayTable(*report).find("req-47"), std::string::npos);
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
 // ParseTimestamp (ours): the inverse of FormatTimestamp, and what it refuses.
-#include "rollout/timestamp_parse.h"
-
 #include <gtest/gtest.h>
 
 #include "rollout/timestamp.h"
@@ -22,13 +20,16 @@ TEST(RolloutTimestampParse, InvertsFormatTimestamp) {
 
 TEST(RolloutTimestampParse, RejectsOtherShapes) {
   for (const char* bad :
-       {"", "2026-01-01T00:00:01Z", "2026-01-01 00:00:01.000Z", "2026-13-01T00:00:01.000Z",
-        "2026-02-29T00:00:01.000Z", "2026-01-32T00:00:01.000Z", "2026-01-01T24:00:00.000Z",
-        "2026-01-01T00:60:00.000Z", "2026-01-01T00:00:60.000Z", "2026-01-01T00:00:01.00aZ",
-        "2026-01-01T00:00:01.000+", "+2026-01-01T00:00:01.000"}) {
+       {"", "2026-01-01 00:00:01.000Z", "2026-13-01T00:00:01.000Z", "2026-02-29T00:00:01.000Z",
+        "2026-01-32T00:00:01.000Z", "2026-01-01T24:00:00.000Z", "2026-01-01T00:60:00.000Z",
+        "2026-01-01T00:00:60.000Z", "2026-01-01T00:00:01.00aZ", "2026-01-01T00:00:01.000+",
+        "+2026-01-01T00:00:01.000"}) {
     EXPECT_FALSE(ParseTimestamp(bad).has_value()) << bad;
   }
   EXPECT_TRUE(ParseTimestamp("2024-02-29T12:00:00.000Z").has_value());
+  // Codex writes other fraction lengths (or none): accepted, to the millisecond.
+  EXPECT_EQ(ParseTimestamp("2026-01-01T00:00:01Z"), 1767225601000);
+  EXPECT_EQ(ParseTimestamp("2026-01-01T00:00:01.123456Z"), 1767225601123);
 }
 
 }  // namespace

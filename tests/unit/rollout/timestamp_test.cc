@@ -25,5 +25,26 @@ TEST(RolloutTimestamp, BeforeEpoch) {
   EXPECT_EQ(FormatTimestamp(-86400000), "1969-12-31T00:00:00.000Z");
 }
 
+TEST(RolloutTimestamp, ParseIsTheInverse) {
+  for (std::int64_t t : {std::int64_t{0}, std::int64_t{1767225600123}, std::int64_t{951782400000},
+                         std::int64_t{4107542400000}, std::int64_t{253402300799999},
+                         std::int64_t{-1}, std::int64_t{-86400000}}) {
+    EXPECT_EQ(ParseTimestamp(FormatTimestamp(t)), t) << FormatTimestamp(t);
+  }
+}
+
+TEST(RolloutTimestamp, ParseFractionsAndRejects) {
+  // Codex writes milliseconds; other writers use none or more digits.
+  EXPECT_EQ(ParseTimestamp("2026-01-01T00:00:00Z"), 1767225600000);
+  EXPECT_EQ(ParseTimestamp("2026-01-01T00:00:00.5Z"), 1767225600500);
+  EXPECT_EQ(ParseTimestamp("2026-01-01T00:00:00.123456789Z"), 1767225600123);
+  for (const char* bad :
+       {"", "2026-01-01", "2026-01-01T00:00:00.000", "2026-13-01T00:00:00Z", "2026-01-01T24:00:00Z",
+        "2026-01-01T00:00:00.Z", "2026-01-01T00:00:00.12aZ", "2026-01-01 00:00:00Z",
+        "2026-01-01T00:00:00+01:00"}) {
+    EXPECT_FALSE(ParseTimestamp(bad).has_value()) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace agentctx

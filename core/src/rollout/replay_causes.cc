@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+// Replay causes and costs (issue 13); see replay_causes.h.
+#include "rollout/replay_causes.h"
+
+#include <map>
+#include <utility>
+
+#include "rollout/timestamp.h"
+
+namespace agentctx {
+namespace {
+
+constexpr std::size_t kNewInput = 0;
+
+std::size_t CauseIndex(std::string_view name) {
+  for (std::size_t i = 0; i < kReplayCauses.size(); ++i) {
+    if (kReplayCauses[i] == name) return i;
+  }
+  return kReplayCauses.size() - 1;  // an unknown break reason counts as a server miss
+}
+
+// The best an append-only client could have had cached from a repeated prefix of `raw` tokens.
+std::uint64_t IdealCached(std::uint64_t raw) {
+  return raw < kMinCacheableTokens ? raw : Cacheable(raw);
+}
+
+JsonValue Num(std::uint64_t v) { return JsonValue::Int(static_cast<std::int64_t>(v)); }
+
+JsonValue OptNum(const std::optional<std::uint64_t>& v) { return v ? Num(*v) : JsonValue(); }
+
+std::uint64_t Min(std::uint64_t a, std::uint64_t b) { return a < b ? a : b; }
+
+// Picodollars of one request's usage: cached, uncached and output tokens at their prices.
+struct Cost {
+  std::uint64_t cached = 0, uncached = 0, output = 0;
+  std::uint64_t total() const { return cached + uncached + output; }
+};
+
+Cost CostOf(const ReplayUsage& u, const ReplayPrices& p) {
+  std::uint64_t cached = u.cached < u.input ? u.cached : u.input;
+  return Cost{cached * p.cached_input, (u.input - cached) * p.input, u.output * p.output};
+}
+
+JsonValue CausesJson(const std::array<std::uint64_t, kReplayCauses.size()>& by_cause,
+                     std::uint64_t scale, bool usd) {
+  JsonValue out = JsonValue::Object();
+  for (std::size_t i = 0; i < kReplayCauses.size(); ++i) {
+    if (by_cause[i] == 0) continue;
+    out.Set(kReplayCauses[i], usd ? UsdNumber(by_cause[i] * scale) : Num(by_cause[i]));
+  }
+  return out;
+}
+
+}  // namespace
+
+JsonValue UsdNumber(std::uint64_t picousd) {
+  std::string whole = std::to_string(picousd / 1000000000000ULL);
+  std::string frac = std::to_string(picousd % 1000000000000ULL);
+  frac.insert(0, 12 - frac.size(), '0');
+  while (!frac.empty() && frac.back() == '0') frac.pop_back();
+  return JsonValue::RawNumber(frac.empty() ? whole : whole + "." + frac);
+}
+
+void AttributeCauses(const ReplayOptions& options, std::vector<ReplayRequest>* requests) {
+  const ReplayRequest* prev = nullptr;
+  for (ReplayRequest& r : *requests) {
+    if (!r.usage) continue;
+    const ReplayUsage& u = *r.usage;
+    std::uint64_t cached = Min(u.cached, u.input);
+    std::uint64_t uncached = u.input - cached;
+    if (prev == nullptr) {
+      // Step 1: the first request repeats nothing.
+      r.new_input = uncached;
+      r.ideal_tokens = 0;
+      r.predicted_tokens = 0;
+    } else {
+      // Step 2.
+      std::uint64_t prev_input = prev->usage->input;
+      std::uint64_t raw = Min(prev_input, u.input);
+      bool below = raw < kMinCacheableTokens;
+      std::uint64_t ideal = IdealCached(raw);
+      r.lost = ideal > cached ? ideal - cached : 0;
+      r.new_input = uncached - r.lost;
+      r.ideal_tokens = ideal;
+      r.predicted_tokens = ideal;
+      if (r.sent_ms && prev->done_ms) r.gap_ms = *r.sent_ms - *prev->done_ms;
+      // Step 3: the client-side share.
+      std::optional<std::size_t> client;
+      if (r.reconstructed && r.report.cache_break) {
+        const CacheBreak& b = *r.report.cache_break;
+        std::uint64_t after = prev_input;
+        std::uint64_t prev_bytes = r.report.max_shared_prefix_bytes;
+        bool namespace_change = b.reason == "model_changed" || b.reason == "cache_key_changed";
+        if (!namespace_change && prev_bytes > 0) {
+          std::uint64_t tail = prev_bytes - Min(r.report.shared_prefix_bytes, prev_bytes);
+          after = prev_input * tail / prev_bytes;  // ≤ 10¹⁶ for any real session
+        }
+        std::uint64_t before = Min(prev_input - Min(after, prev_input), u.input);
+        std::uint64_t expected = below ? before : Cacheable(before);
+        if (expected > ideal) expected = ideal;
+        r.predicted_tokens = expected;
+        // Below the minimum nothing was cacheable whatever the client sent (step 4).
+        r.client_lost = below ? 0 : Min(r.lost, ideal - expected);
+        client = CauseIndex(b.reason);
+        r.by_cause[*client] += r.client_lost;
+      }
+      // Step 4: the rest.
+      std::uint64_t rest = r.lost - r.client_lost;
+      if (rest > 0) {
+        std::string_view why = "server_miss";
+        if (below) {
+          why = "below_minimum";
+        } else if (r.gap_ms && *r.gap_ms > options.ttl_ms) {
+          why = "idle_past_ttl";
+        } else if (r.gap_ms && *r.gap_ms < 0) {
+          why = "concurrent";
+        }
+        r.by_cause[CauseIndex(why)] += rest;
+      }
+    }
+    r.by_cause[kNewInput] += r.new_input;
+    // Step 5.
+    std::optional<std::size_t> best;
+    for (std::size_t i = 1; i < kReplayCauses.size(); ++i) {
+      if (r.by_cause[i] > 0 && (!best || r.by_cause[i] > r.by_cause[*best])) best = i;
+    }
+    if (!best && uncached > 0) best = kNewInput;
+    r.cause = best;
+    prev = &r;
+  }
+}
+
+JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPrices& prices) {
+  JsonValue out = JsonValue::Object();
+  out.Set("request_id", JsonValue::String(r.request_id));
+  out.Set("line", Num(r.line));
+  std::optional<std::int64_t> time = r.sent_ms ? r.sent_ms : r.done_ms;
+  out.Set("time", time ? JsonValue::String(FormatTimestamp(*time)) : JsonValue());
+  out.Set("model", JsonValue::String(r.model));
+  out.Set("reconstructed", JsonValue::Bool(r.reconstructed));
+  out.Set("after_compaction", JsonValue::Bool(r.compaction_before));
+  if (r.reconstructed) {
+    const CacheReport& c = r.report;
+    out.Set("input_items", Num(r.input_items));
+    out.Set("prompt_bytes", Num(c.prompt_bytes));
+    out.Set("prompt_tokens", Num(c.prompt_tokens));
+    out.Set("shared_prefix_bytes", Num(c.shared_prefix_bytes));
+    out.Set("reuse_bp", Num(c.reuse_bp));
+    out.Set("max_reuse_bp", Num(c.max_reuse_bp));
+  } else {
+    for (std::string_view key : {"input_items", "prompt_bytes", "prompt_tokens",
+                                 "shared_prefix_bytes", "reuse_bp", "max_reuse_bp"}) {
+      out.Set(key, JsonValue());
+    }
+  }
+  bool tokens = r.usage.has_value();
+  out.Set("predicted_cached_tokens",
+          tokens ? OptNum(r.predicted_tokens)
+                 : (r.reconstructed ? Num(r.report.predicted_cached_tokens) : JsonValue()));
+  out.Set("ideal_cached_tokens",
+          tokens ? OptNum(r.ideal_tokens)
+                 : (r.reconstructed ? Num(r.report.ideal_cached_tokens) : JsonValue()));
+  if (r.reconstructed && r.report.cache_break) {
+    const CacheBreak& b = *r.report.cache_break;
+    JsonValue brk = JsonValue::Object();
+    brk.Set("reason", JsonValue::String(b.reason));
+    brk.Set("section", JsonValue::String(b.section));
+    if (b.item_index) brk.Set("item_index", Num(*b.item_index));
+    brk.Set("byte_offset", Num(b.byte_offset));
+    brk.Set("lost_tokens", Num(tokens ? r.client_lost : b.lost_tokens));
+    out.Set("break", std::move(brk));
+  } else {
+    out.Set("break", JsonValue());
+  }
+  if (!tokens) {
+    for (std::string_view key :
+         {"input_tokens", "cached_input_tokens", "output_tokens", "uncached_input_tokens",
+          "new_input_tokens", "lost_tokens", "cause", "cause_section", "lost_tokens_by_cause",
+          "gap_ms", "cost_usd", "lost_cost_usd"}) {
+      out.Set(key, JsonValue());
+    }
+    return out;
+  }
+  const ReplayUsage& u = *r.usage;
+  std::uint64_t cached = Min(u.cached, u.input);
+  out.Set("input_tokens", Num(u.input));
+  out.Set("cached_input_tokens", Num(u.cached));
+  out.Set("output_tokens", Num(u.output));
+  out.Set("uncached_input_tokens", Num(u.input - cached));
+  out.Set("new_input_tokens", Num(r.new_input));
+  out.Set("lost_tokens", Num(r.lost));
+  out.Set("cause", r.cause ? JsonValue::String(std::string(kReplayCauses[*r.cause])) : JsonValue());
+  bool client =
+      r.cause && r.report.cache_break && kReplayCauses[*r.cause] == r.report.cache_break->reason;
+  out.Set("cause_section", client ? JsonValue::String(r.report.cache_break->section) : JsonValue());
+  out.Set("lost_tokens_by_cause", CausesJson(r.by_cause, 1, false));
+  out.Set("gap_ms", r.gap_ms ? JsonValue::Int(*r.gap_ms) : JsonValue());
+  out.Set("cost_usd", UsdNumber(CostOf(u, prices).total()));
+  out.Set("lost_cost_usd", UsdNumber(r.lost * prices.input));
+  return out;
+}
+
+JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const ReplayFacts& facts,
+                            const ReplayOptions& options) {
+  std::uint64_t reconstructed = 0, usage_only = 0, with_usage = 0;
+  std::uint64_t prompt_bytes = 0, shared = 0, max_shared = 0, max_shared_clamped = 0;
+  std::uint64_t predicted = 0, ideal = 0;
+  ReplayUsage total;
+  std::uint64_t uncached = 0, new_input = 0, lost = 0;
+  std::array<std::uint64_t, kReplayCauses.size()> by_cause{};
+  Cost cost;
+  struct BreakTotals {
+    std::uint64_t count = 0, lost_tokens = 0;
+  };
+  std::map<std::string, BreakTotals> breaks;
+  for (const ReplayRequest& r : requests) {
+    if (r.reconstructed) {
+      ++reconstructed;
+      const CacheReport& c = r.report;
+      prompt_bytes += c.prompt_bytes;
+      shared += c.shared_prefix_bytes;
+      max_shared += c.max_shared_prefix_bytes;
+      max_shared_clamped += Min(c.max_shared_prefix_bytes, c.prompt_bytes);
+      if (c.cache_break) {
+        BreakTotals& b = breaks[c.cache_break->reason];
+        ++b.count;
+        b.lost_tokens += r.usage ? r.client_lost : c.cache_break->lost_tokens;
+      }
+    } else {
+      ++usage_only;
+    }
+    if (!r.usage) {
+      if (facts.usage_source == "none" && r.reconstructed) {
+        predicted += r.report.predicted_cached_tokens;
+        ideal += r.report.ideal_cached_tokens;
+      }
+      continue;
+    }
+    ++with_usage;
+    const ReplayUsage& u = *r.usage;
+    total.input += u.input;
+    total.cached += u.cached;
+    total.output += u.output;
+    total.reasoning += u.reasoning;
+    predicted += r.predicted_tokens.value_or(0);
+    ideal += r.ideal_tokens.value_or(0);
+    uncached += u.input - Min(u.cached, u.input);
+    new_input += r.new_input;
+    lost += r.lost;
+    for (std::size_t i = 0; i < by_cause.size(); ++i) by_cause[i] += r.by_cause[i];
+    Cost c = CostOf(u, options.prices);
+    cost.cached += c.cached;
+    cost.uncached += c.uncached;
+    cost.output += c.output;
+  }
+
+  JsonValue s = JsonValue::Object();
+  s.Set("requests", Num(reconstructed));
+  s.Set("usage_only_requests", Num(usage_only));
+  s.Set("prompt_bytes", Num(prompt_bytes));
+  s.Set("shared_prefix_bytes", Num(shared));
+  s.Set("max_shared_prefix_bytes", Num(max_shared));
+  s.Set("predicted_cached_tokens", Num(predicted));
+  s.Set("ideal_cached_tokens", Num(ideal));
+  s.Set("reuse_bp", Num(BasisPoints(shared, prompt_bytes)));
+  s.Set("max_reuse_bp", Num(BasisPoints(max_shared_clamped, prompt_bytes)));
+  JsonValue break_json = JsonValue::Object();
+  for (const auto& [reason, b] : breaks) {
+    JsonValue entry = JsonValue::Object();
+    entry.Set("count", Num(b.count));
+    entry.Set("lost_tokens", Num(b.lost_tokens));
+    break_json.Set(reason, std::move(entry));
+  }
+  s.Set("breaks", std::move(break_json));
+  s.Set("compactions", Num(facts.compactions));
+  s.Set("unrebuilt_compactions", Num(facts.unrebuilt_compactions));
+  s.Set("usage_source", JsonValue::String(facts.usage_source));
+  s.Set("repeated_usage_lines", Num(facts.repeated_usage_lines));
+  s.Set("requests_with_usage", Num(with_usage));
+  s.Set("input_tokens", Num(total.input));
+  s.Set("cached_input_tokens", Num(total.cached));
+  s.Set("output_tokens", Num(total.output));
+  s.Set("reasoning_output_tokens", Num(total.reasoning));
+  s.Set("reported_cached_bp", Num(BasisPoints(total.cached, total.input)));
+  s.Set("uncached_input_tokens", Num(uncached));
+  s.Set("new_input_tokens", Num(new_input));
+  s.Set("lost_tokens", Num(lost));
+  s.Set("lost_tokens_by_cause", CausesJson(by_cause, 1, false));
+  if (facts.rollout_total) {
+    const ReplayUsage& t = *facts.rollout_total;
+    JsonValue rt = JsonValue::Object();
+    rt.Set("input_tokens", Num(t.input));
+    rt.Set("cached_input_tokens", Num(t.cached));
+    rt.Set("output_tokens", Num(t.output));
+    rt.Set("reasoning_output_tokens", Num(t.reasoning));
+    s.Set("rollout_total_token_usage", std::move(rt));
+    s.Set("usage_matches_rollout_total",
+          JsonValue::Bool(t.input == total.input && t.cached == total.cached &&
+                          t.output == total.output));
+  } else {
+    s.Set("rollout_total_token_usage", JsonValue());
+    s.Set("usage_matches_rollout_total", JsonValue());
+  }
+  s.Set("ttl_ms", JsonValue::Int(options.ttl_ms));
+  JsonValue prices = JsonValue::Object();
+  // Per million tokens: micro-USD · 10⁶ picodollars.
+  prices.Set("input", UsdNumber(options.prices.input * 1000000));
+  prices.Set("cached_input", UsdNumber(options.prices.cached_input * 1000000));
+  prices.Set("output", UsdNumber(options.prices.output * 1000000));
+  s.Set("prices_per_million_usd", std::move(prices));
+  JsonValue c = JsonValue::Object();
+  c.Set("cached_input_usd", UsdNumber(cost.cached));
+  c.Set("uncached_input_usd", UsdNumber(cost.uncached));
+  c.Set("output_usd", UsdNumber(cost.output));
+  c.Set("total_usd", UsdNumber(cost.total()));
+  c.Set("by_cause_usd", CausesJson(by_cause, options.prices.input, true));
+  std::uint64_t saving = options.prices.input > options.prices.cached_input
+                             ? options.prices.input - options.prices.cached_input
+                             : 0;
+  c.Set("lost_extra_usd", UsdNumber(lost * saving));
+  s.Set("cost", std::move(c));
+  return s;
+}
+
+}  // namespace agentctx

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+// The Replay tab's figures (issue 13), drawn from a `rollout.inspect` report and its request
+// dump: input tokens per request stacked cached / new / lost, the lost part coloured by cause;
+// uncached input by cause with its cost at the page's prices; and a diff of any reconstructed
+// request against the one before it (items kept, removed and added).
+// Invariants: every figure comes from the report (usage counted once per request by the
+// engine); the chart draws the reconstructed requests with usage, and the usage-only ones
+// (compaction requests, responses without recorded output) are costed but not drawn, and said.
+import { el, fmt, svg } from './util.js';
+
+/** The engine's causes in report order, with the words the page shows. */
+export const CAUSES = [
+  ['new_input', 'new input (never cacheable)'],
+  ['model_changed', 'model switch'],
+  ['cache_key_changed', 'cache key changed'],
+  ['instructions_changed', 'instructions changed'],
+  ['tools_changed', 'tools changed'],
+  ['history_rewritten_by_compaction', 'compaction rewrote history'],
+  ['item_edited', 'history edited'],
+  ['below_minimum', 'prompt under the cacheable minimum'],
+  ['idle_past_ttl', 'idle past the cache TTL'],
+  ['concurrent', 'overlapping requests'],
+  ['server_miss', 'server miss (prefix intact)'],
+];
+const LABEL = Object.fromEntries(CAUSES);
+
+const W = 640;
+const H = 230;
+const PAD = { left: 56, right: 12, top: 14, bottom: 34 };
+
+function niceMax(value) {
+  if (value <= 0) return 1000;
+  const magnitude = 10 ** Math.floor(Math.log10(value));
+  for (const step of [1, 2, 2.5, 5, 10]) if (step * magnitude >= value) return step * magnitude;
+  return 10 * magnitude;
+}
+
+/** Requests of the report that the chart draws: reconstructed, with usage. */
+export function drawnRequests(report) {
+  return report.requests.filter((r) => r.reconstructed && r.input_tokens !== null);
+}
+
+/** Renders the stacked chart into `container`. data-series keeps [input, cached] per bar. */
+export function renderReplayChart(container, report) {
+  const id = container.id;
+  const rows = drawnRequests(report);
+  const n = rows.length;
+  const max = niceMax(Math.max(0, ...rows.map((r) => r.input_tokens)));
+  const plotW = W - PAD.left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+  const slot = n > 0 ? plotW / n : plotW;
+  const barW = Math.max(2, Math.min(36, slot * 0.7));
+  const y = (v) => PAD.top + plotH - (v / max) * plotH;
+  const items = [];
+  for (const frac of [0, 0.25, 0.5, 0.75, 1]) {
+    const v = max * frac;
+    items.push(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: 'grid' }));
+    items.push(svg('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, fmt(Math.round(v))));
+  }
+  const labelEvery = Math.max(1, Math.ceil(n / 20));
+  const markers = [];
+  const present = new Set();
+  rows.forEach((r, i) => {
+    const x = PAD.left + i * slot + (slot - barW) / 2;
+    // Bottom to top: cached, new input, then each lost cause.
+    const parts = [['cached', r.cached_input_tokens, 'cached'], ['new_input', r.new_input_tokens, 'cause-new_input']];
+    for (const [cause] of CAUSES.slice(1)) {
+      const tokens = r.lost_tokens_by_cause?.[cause] ?? 0;
+      if (tokens > 0) parts.push([cause, tokens, `cause-${cause}`]);
+    }
+    let base = 0;
+    for (const [name, tokens, cls] of parts) {
+      if (tokens <= 0) continue;
+      present.add(name);
+      items.push(svg('rect', { x, y: y(base + tokens), width: barW, height: y(base) - y(base + tokens), class: cls },
+        svg('title', {}, `${r.request_id}: ${fmt(tokens)} ${name === 'cached' ? 'cached' : LABEL[name]}`)));
+      base += tokens;
+    }
+    if (r.after_compaction) markers.push(i);
+    if (i % labelEvery === 0) {
+      items.push(svg('text', { x: x + barW / 2, y: H - PAD.bottom + 14, 'text-anchor': 'middle', class: 'axis' }, String(i + 1)));
+    }
+  });
+  for (const m of markers) {
+    const x = PAD.left + m * slot;
+    items.push(svg('line', { x1: x, x2: x, y1: PAD.top, y2: y(0), class: 'marker' }));
+    items.push(svg('text', { x: x + 3, y: PAD.top + 10, class: 'marker-label' }, 'compaction'));
+  }
+  items.push(svg('text', { x: PAD.left + plotW / 2, y: H - 4, 'text-anchor': 'middle', class: 'axis' }, 'request'));
+  const s = report.summary;
+  const summary = n === 0 ? 'No reconstructed request with reported usage.'
+    : `${n} requests drawn, ${fmt(s.input_tokens)} input tokens, ${fmt(s.cached_input_tokens)} cached, ` +
+      `${fmt(s.new_input_tokens)} new, ${fmt(s.lost_tokens)} lost`;
+  const keys = [['cached', 'cached'], ...CAUSES.filter(([c]) => present.has(c))]
+    .flatMap(([c, label]) => [' ', el('span', { class: `key ${c === 'cached' ? 'cached' : `cause-${c}`}` }, label)]);
+  const figure = el('figure', {
+    class: 'chart-figure',
+    dataset: {
+      series: JSON.stringify(rows.map((r) => [r.input_tokens, r.cached_input_tokens])),
+      markers: JSON.stringify(markers),
+      causes: JSON.stringify(rows.map((r) => r.lost_tokens_by_cause)),
+    },
+  },
+  el('figcaption', { id: `${id}-caption` }, 'Imported rollout: input tokens per request —', keys),
+  svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `${id}-caption ${id}-desc`, class: 'bars' },
+    svg('desc', { id: `${id}-desc` }, summary), ...items),
+  el('p', { class: 'chart-summary' }, summary),
+  el('details', {}, el('summary', {}, 'Data table'),
+    el('table', {},
+      el('thead', {}, el('tr', {}, ['#', 'request', 'input', 'cached', 'new', 'lost', 'cause'].map((h) => el('th', { scope: 'col' }, h)))),
+      el('tbody', {}, rows.map((r, i) => el('tr', {}, el('td', {}, String(i + 1)), el('td', {}, r.request_id),
+        el('td', {}, fmt(r.input_tokens)), el('td', {}, fmt(r.cached_input_tokens)), el('td', {}, fmt(r.new_input_tokens)),
+        el('td', {}, fmt(r.lost_tokens)), el('td', {}, r.cause ?? '—')))))));
+  container.replaceChildren(figure);
+}
+
+/** Uncached input by cause: requests, tokens, share, cost at `prices` (per million, dollars). */
+export function causeTable(report, prices) {
+  const s = report.summary;
+  const rows = Object.entries(s.lost_tokens_by_cause);
+  if (rows.length === 0) return el('p', { class: 'note', id: 'replay-causes' }, 'No reported usage: nothing to explain.');
+  const count = (cause) => report.requests.filter((r) => (r.lost_tokens_by_cause?.[cause] ?? 0) > 0).length;
+  const share = (t) => (s.uncached_input_tokens ? `${((100 * t) / s.uncached_input_tokens).toFixed(2)} %` : '—');
+  return el('table', { class: 'causes', id: 'replay-causes' },
+    el('caption', {}, `Uncached input by cause: ${fmt(s.uncached_input_tokens)} tokens`),
+    el('thead', {}, el('tr', {}, ['cause', 'requests', 'tokens', 'share', 'cost'].map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, rows.map(([cause, tokens]) => el('tr', { dataset: { cause } },
+      el('td', {}, el('span', { class: `key cause-${cause}` }, LABEL[cause] ?? cause)), el('td', {}, String(count(cause))),
+      el('td', {}, fmt(tokens)), el('td', {}, share(tokens)), el('td', {}, `$${((tokens * prices.input) / 1e6).toFixed(4)}`)))));
+}
+
+/** The input items of dumped request `i` as their JSON texts. */
+function dumpedInput(dump, i) {
+  const out = [];
+  for (const [first, end] of dump.requests[i].input) for (let k = first; k < end; k++) out.push(dump.items[k]);
+  return out;
+}
+
+function itemLabel(text) {
+  try {
+    const item = JSON.parse(text);
+    const kind = item.type === 'message' ? `${item.role} message` : item.type ?? 'item';
+    const words = item.type === 'message' ? (item.content ?? []).map((p) => p.text ?? '').join(' ')
+      : item.output ?? item.arguments ?? item.name ?? '';
+    const preview = String(words).replace(/\s+/g, ' ').slice(0, 120);
+    return `${kind}${preview ? `: ${preview}` : ''}`;
+  } catch {
+    return text.slice(0, 120);
+  }
+}
+
+function itemNode(text, kind) {
+  return el('li', { class: kind }, el('details', {}, el('summary', {}, `${kind === 'added' ? '+' : '−'} ${itemLabel(text)}`),
+    el('pre', { class: 'json' }, text)));
+}
+
+/** The diff of dumped request `i` against the previous dumped request. */
+export function requestDiff(report, dump, i) {
+  const id = dump.requests[i].request_id;
+  const row = report.requests.find((r) => r.request_id === id);
+  const current = dumpedInput(dump, i);
+  if (i === 0) {
+    return el('div', { class: 'diff' }, el('p', {}, `${id}: the first request, ${current.length} items, all new.`),
+      el('ul', { class: 'items' }, current.map((t) => itemNode(t, 'added'))));
+  }
+  const previous = dumpedInput(dump, i - 1);
+  let same = 0;
+  while (same < previous.length && same < current.length && previous[same] === current[same]) same += 1;
+  const prevId = dump.requests[i - 1].request_id;
+  const at = row?.break?.item_index === undefined ? '' : ` at item ${row.break.item_index}`;
+  const why = row?.break ? `break: ${row.break.reason} (section ${row.break.section})${at}`
+    : 'the previous input is a prefix of this one';
+  const usage = row?.input_tokens == null ? 'no reported usage'
+    : `${fmt(row.input_tokens)} input, ${fmt(row.cached_input_tokens)} cached, ${fmt(row.new_input_tokens)} new, ` +
+      `${fmt(row.lost_tokens)} lost${row.cause && row.cause !== 'new_input' ? ` (${LABEL[row.cause] ?? row.cause})` : ''}`;
+  const instructions = dump.requests[i].instructions !== dump.requests[i - 1].instructions ? ' Instructions differ.' : '';
+  const model = dump.requests[i].model !== dump.requests[i - 1].model
+    ? ` Model ${dump.requests[i - 1].model || '(none)'} → ${dump.requests[i].model || '(none)'}.` : '';
+  return el('div', { class: 'diff', dataset: { kept: String(same), removed: String(previous.length - same), added: String(current.length - same) } },
+    el('p', {}, `${id} against ${prevId}: ${same} items kept, ${previous.length - same} removed, ${current.length - same} added; ${why}.${model}${instructions}`),
+    el('p', {}, usage),
+    el('ul', { class: 'items' }, previous.slice(same).map((t) => itemNode(t, 'removed')), current.slice(same).map((t) => itemNode(t, 'added'))));
+}

@@ -139,7 +139,9 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
         b.reason = "instructions_changed";
         b.section = "instructions";
       } else if (k == 1) {
-        b.reason = "tools_changed";
+        // A compaction in between rewrote everything after the tools anyway, and under `defer`
+        // it is what released the new tools: the compaction is the cause.
+        b.reason = compaction_pending_ ? "history_rewritten_by_compaction" : "tools_changed";
         b.section = "tools";
       } else {
         b.reason = compaction_pending_ ? "history_rewritten_by_compaction" : "item_edited";

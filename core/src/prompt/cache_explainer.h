@@ -11,7 +11,9 @@
 //   3. a break iff shared < max_shared, its reason by first match: model_changed (section
 //      "model"), cache_key_changed (section "cache_key"), else by the segment of P_prev that holds
 //      byte `shared`: instructions_changed (section "instructions"), tools_changed (section
-//      "tools"), history_rewritten_by_compaction if NoteCompaction() was called since the previous
+//      "tools"; history_rewritten_by_compaction when a compaction came in between, since it
+//      rewrote everything after and, under `defer`, released the new tools),
+//      history_rewritten_by_compaction if NoteCompaction() was called since the previous
 //      request, else item_edited. Item breaks carry item_index (0-based index into the previous
 //      prompt's items) and section = that item's origin (for both item reasons).
 // The section names "model", "cache_key" and "instructions" are ours (SPEC names only "tools").

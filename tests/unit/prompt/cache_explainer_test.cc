@@ -307,3 +307,37 @@ TEST(CacheExplainer, EmptySummary) {
 
 }  // namespace
 }  // namespace agentctx
+
+namespace agentctx {
+namespace {
+
+// Issue 13: under `defer` the new tools are released at a compaction; the break of the next
+// request is the compaction's, not tools_changed (which stays for a change without one).
+TEST(Regression, Issue13BreakAfterCompactionIsTheCompactionEvenInTools) {
+  const std::string items(40000, 'i');
+  PromptSegments before;
+  before.model = "m";
+  before.cache_key = "k";
+  before.tools_bytes = "[\"a\"]";
+  before.items.push_back(ItemSegment{items, "user", 0});
+  PromptSegments after = before;
+  after.tools_bytes = "[\"a\",\"b\"]";
+  after.items = {ItemSegment{"summary", "compaction", 0}};
+
+  CacheExplainer compacted;
+  compacted.Explain("req-1", before);
+  compacted.NoteCompaction();
+  CacheReport r = compacted.Explain("req-2", after);
+  ASSERT_TRUE(r.cache_break.has_value());
+  EXPECT_EQ(r.cache_break->reason, "history_rewritten_by_compaction");
+  EXPECT_EQ(r.cache_break->section, "tools");
+
+  CacheExplainer plain;
+  plain.Explain("req-1", before);
+  PromptSegments changed = before;
+  changed.tools_bytes = "[\"a\",\"b\"]";
+  EXPECT_EQ(plain.Explain("req-2", changed).cache_break->reason, "tools_changed");
+}
+
+}  // namespace
+}  // namespace agentctx

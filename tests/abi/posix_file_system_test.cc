@@ -113,6 +113,18 @@ TEST(PosixFileSystem, DirectoryAsFileIsADirectory) {
   EXPECT_EQ(fs.Write(Root() + "/sub", "x", false).error().code, ErrorCode::kIsADirectory);
 }
 
+// RemoveFile's refusals (nothing is removed: the corpus is read-only; removal itself is covered
+// by wasi-host/test's CLI runs on temp workspaces).
+TEST(PosixFileSystem, RemoveFileRefusals) {
+  PosixFileSystem fs(Root());
+  EXPECT_EQ(fs.RemoveFile(Root() + "/sub").error().Display(),
+            "is_a_directory: remove " + Root() + "/sub");
+  EXPECT_EQ(fs.RemoveFile(Root() + "/missing.txt").error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(fs.RemoveFile(Root() + "/../x").error().code, ErrorCode::kInvalidPath);
+  EXPECT_EQ(fs.RemoveFile("/etc/passwd").error().code, ErrorCode::kNotCapable);
+  EXPECT_TRUE(fs.Stat(Root() + "/sub").has_value());
+}
+
 TEST(PosixFileSystem, RejectsUnnormalisedPaths) {
   PosixFileSystem fs("/");
   for (const char* bad : {"", "relative.txt", "/a//b", "/a/./b", "/a/../b", "/a/", "/..", "/."}) {

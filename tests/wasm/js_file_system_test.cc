@@ -64,6 +64,10 @@ EM_JS(emscripten::EM_VAL, ActxMakeFakeFs, (), {
       globalThis.__actxLastWrite = {path, bytes, createParents};
       return path === "/ro" ? {ok: false, code: "permission_denied"} : {ok: true};
     },
+    removeFile(path) {
+      globalThis.__actxLastRemove = path;
+      return path === "/w" ? {ok: false, code: "is_a_directory"} : {ok: true};
+    },
     sandboxed() { return true; },
   };
   return Emval.toHandle(fs);
@@ -180,6 +184,18 @@ TEST(JsFileSystem, WritePassesAJsOwnedCopy) {
   auto refused = fs.Write("/ro", "x", false);
   ASSERT_FALSE(refused.has_value());
   EXPECT_EQ(refused.error().code, ErrorCode::kPermissionDenied);
+}
+
+TEST(JsFileSystem, RemoveFileIsOptional) {
+  JsFileSystem fs = MakeFs();
+  EXPECT_TRUE(fs.RemoveFile("/w/a.txt").has_value());
+  EXPECT_EQ(val::global("globalThis")["__actxLastRemove"].as<std::string>(), "/w/a.txt");
+  EXPECT_EQ(fs.RemoveFile("/w").error().code, ErrorCode::kIsADirectory);
+  val without = val::take_ownership(ActxMakeFakeFs());
+  without.delete_("removeFile");
+  ASSERT_TRUE(JsFileSystem::IsValid(without));  // still a valid FileSystem
+  JsFileSystem old(without);
+  EXPECT_EQ(old.RemoveFile("/w/a.txt").error().Display(), "not_capable: /w/a.txt");
 }
 
 TEST(JsFileSystem, RegistersWithTheEngine) {

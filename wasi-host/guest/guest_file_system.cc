@@ -40,6 +40,10 @@ Result<void> GuestFileSystem::Write(std::string_view path, std::string_view byte
   return workspace_.Write(path, bytes, create_parents);
 }
 
+Result<void> GuestFileSystem::RemoveFile(std::string_view path) {
+  return workspace_.RemoveFile(path);
+}
+
 bool GuestFileSystem::Sandboxed() const { return workspace_.Sandboxed(); }
 
 }  // namespace agentctx

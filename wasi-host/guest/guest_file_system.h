@@ -7,7 +7,8 @@
 //  - Under `workspace_root`: everything PosixFileSystem(workspace_root) allows, nothing more.
 //  - Under `home_dir`: Stat and Read of exactly `<home>/AGENTS.override.md` and
 //    `<home>/AGENTS.md`; every other path there (rollouts under `<home>/sessions`, listing the
-//    home, any write) is kNotCapable, so the model's tools never reach the session files.
+//    home, any write or removal) is kNotCapable, so the model's tools never reach the session
+//    files.
 //  - An empty `home_dir` disables the home part.
 #pragma once
 
@@ -28,6 +29,7 @@ class GuestFileSystem : public FileSystem {
   Result<std::string> Read(std::string_view path, std::uint64_t max_bytes) override;
   Result<std::vector<DirEntry>> List(std::string_view path) override;
   Result<void> Write(std::string_view path, std::string_view bytes, bool create_parents) override;
+  Result<void> RemoveFile(std::string_view path) override;
   bool Sandboxed() const override;
 
  private:

@@ -289,4 +289,14 @@ Result<void> PosixFileSystem::Write(std::string_view path, std::string_view byte
   return {};
 }
 
+Result<void> PosixFileSystem::RemoveFile(std::string_view path) {
+  ACTX_TRY_VOID(Check("remove", path));
+  std::string p(path);
+  struct stat st;
+  if (lstat(p.c_str(), &st) != 0) return ErrnoError(errno, "remove", path);
+  if (S_ISDIR(st.st_mode)) return PathError(ErrorCode::kIsADirectory, "remove", path);
+  if (unlink(p.c_str()) != 0) return ErrnoError(errno, "remove", path);
+  return {};
+}
+
 }  // namespace agentctx

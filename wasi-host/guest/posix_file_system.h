@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // PosixFileSystem: agentctx::FileSystem over POSIX calls (fopen/fread/fwrite, stat, opendir,
-// mkdir), for the WASI guest (paths resolve through the preopens) and natively (tests/abi).
-// It is glue, not core: core/ never calls fopen (ARCHITECTURE §3, §5).
+// mkdir, lstat/unlink for RemoveFile), for the WASI guest (paths resolve through the preopens) and
+// natively (tests/abi). It is glue, not core: core/ never calls fopen (ARCHITECTURE §3, §5).
 // Invariants (SPEC §3):
 //  - Paths must be absolute and normalised (leading `/`, no empty/`.`/`..` segments, no
 //    trailing `/` except root, no NUL); anything else is kInvalidPath before any system call.
@@ -37,6 +37,8 @@ class PosixFileSystem : public FileSystem {
   Result<std::string> Read(std::string_view path, std::uint64_t max_bytes) override;
   Result<std::vector<DirEntry>> List(std::string_view path) override;
   Result<void> Write(std::string_view path, std::string_view bytes, bool create_parents) override;
+  /// lstat (a directory is kIsADirectory), then unlink: a symlink itself is removed.
+  Result<void> RemoveFile(std::string_view path) override;
   bool Sandboxed() const override;
 
   const std::string& root() const { return root_; }

@@ -16,6 +16,8 @@ const ALLOWED_IMPORTS = new Set([
   'fd_read', 'fd_readdir', 'fd_seek', 'fd_write', 'path_filestat_get', 'path_open', 'proc_exit',
   // PosixFileSystem: fstat (Read answers is_a_directory) and mkdir (Write's create_parents).
   'fd_filestat_get', 'path_create_directory',
+  // PosixFileSystem::RemoveFile (apply_patch deletes and moves); refused on read-only roots.
+  'path_unlink_file',
 ]);
 // Exports the reactor has besides the header's functions.
 const REACTOR_EXPORTS = [['memory', 'memory'], ['_initialize', 'function']];

@@ -191,4 +191,12 @@ Result<void> JsFileSystem::Write(std::string_view path, std::string_view bytes,
   return {};
 }
 
+Result<void> JsFileSystem::RemoveFile(std::string_view path) {
+  if (!IsFunction(fs_["removeFile"])) return FileSystem::RemoveFile(path);
+  val answer = fs_.call<val>("removeFile", std::string(path));
+  Error error;
+  if (!CheckAnswer(answer, "removeFile", path, &error)) return Fail(std::move(error));
+  return {};
+}
+
 }  // namespace agentctx

@@ -5,6 +5,7 @@
 //   read(path, maxBytes)              -> {ok:true, data: Uint8Array}
 //   list(path)                        -> {ok:true, entries: [{name, kind}]}
 //   write(path, bytes, createParents) -> {ok:true}
+//   removeFile(path)                  -> {ok:true}   (optional; absent: not_capable)
 //   sandboxed()                       -> boolean
 // and on failure {ok:false, code, message?} with code one of the snake_case FileSystem codes of
 // error_codes.def (not_found … io).
@@ -37,6 +38,8 @@ class JsFileSystem final : public FileSystem {
   Result<std::string> Read(std::string_view path, std::uint64_t max_bytes) override;
   Result<std::vector<DirEntry>> List(std::string_view path) override;
   Result<void> Write(std::string_view path, std::string_view bytes, bool create_parents) override;
+  /// Calls `removeFile` when the object has one; kNotCapable otherwise.
+  Result<void> RemoveFile(std::string_view path) override;
   bool Sandboxed() const override { return sandboxed_; }
 
  private:

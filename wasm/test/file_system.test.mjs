@@ -86,6 +86,16 @@ test('memory FileSystem: writes (mtime = max(clock, previous + 1)), parents, cop
   assert.equal(fs.write('/x/../y', bytes, true).code, 'invalid_path');
 });
 
+test('memory FileSystem: removeFile removes files only', () => {
+  const fs = createMemoryFileSystem({ '/repo/a.txt': 'a', '/repo/sub/b.txt': 'b' });
+  assert.deepEqual(fs.removeFile('/repo/a.txt'), { ok: true });
+  assert.equal(fs.stat('/repo/a.txt').code, 'not_found');
+  assert.equal(fs.removeFile('/repo/a.txt').code, 'not_found');
+  assert.equal(fs.removeFile('/repo/sub').code, 'is_a_directory');
+  assert.equal(fs.removeFile('/repo/../x').code, 'invalid_path');
+  assert.deepEqual(fs.paths(), ['/repo/sub/b.txt']);
+});
+
 test('createMemoryFileSystem refuses bad keys with invalid_path', () => {
   for (const files of [{ 'a.txt': 'x' }, { '/': 'x' }, { '/a/': 'x' }, { '/a': 'x', '/a/b': 'y' }]) {
     assert.throws(() => createMemoryFileSystem(files), { code: 'invalid_path' }, JSON.stringify(files));
@@ -117,6 +127,13 @@ test('Node directory FileSystem: a convenience over node:fs (not a sandbox)', ()
     assert.equal(readFileSync(join(root, 'new/dir/b.txt'), 'utf8'), 'b');
     assert.equal(fs.write('/none/c.txt', new Uint8Array(), false).code, 'not_found');
     assert.equal(fs.write('/', new Uint8Array(), false).code, 'is_a_directory');
+    // removeFile: a symlink itself, never a directory.
+    assert.deepEqual(fs.removeFile('/link'), { ok: true });
+    assert.equal(readFileSync(join(root, 'src/a.txt'), 'utf8'), 'hello');
+    assert.equal(fs.removeFile('/src').code, 'is_a_directory');
+    assert.deepEqual(fs.removeFile('/src/a.txt'), { ok: true });
+    assert.equal(fs.stat('/src/a.txt').code, 'not_found');
+    assert.equal(fs.removeFile('/src/a.txt').code, 'not_found');
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

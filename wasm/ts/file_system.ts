@@ -44,6 +44,12 @@ export interface FileSystem {
   list(path: string): FsResult<{ entries: FsDirEntry[] }>;
   /** Creates or truncates; `createParents` makes missing directories. `bytes` is yours to keep. */
   write(path: string, bytes: Uint8Array, createParents: boolean): FsResult;
+  /**
+   * Optional: removes a file (a symlink itself, not its target); `is_a_directory` for a
+   * directory. Used by the `apply_patch` tool for deletes and moves; without it those fail
+   * with `not_capable`.
+   */
+  removeFile?(path: string): FsResult;
   /** True when the FileSystem confines itself (the in-memory workspace). */
   sandboxed(): boolean;
 }
@@ -90,7 +96,7 @@ export function guardFileSystems(
 }
 
 function guard(fs: FileSystem): FileSystem {
-  return {
+  const guarded: FileSystem = {
     stat(path) {
       try { return fs.stat(path); } catch (e) { return failure(e); }
     },
@@ -107,4 +113,11 @@ function guard(fs: FileSystem): FileSystem {
       try { return fs.sandboxed() === true; } catch { return false; }
     },
   };
+  if (typeof fs.removeFile === 'function') {
+    const removeFile = fs.removeFile.bind(fs);
+    guarded.removeFile = (path) => {
+      try { return removeFile(path); } catch (e) { return failure(e); }
+    };
+  }
+  return guarded;
 }

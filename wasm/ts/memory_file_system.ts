@@ -5,7 +5,7 @@
 // AGENTS.md probes see every edit (clock defaults to 0: mtimes are then a per-file counter and
 // runs are deterministic).
 import { AgentctxError } from './errors.js';
-import { isNormalizedPath, type FileSystem, type FsDirEntry, type FsFailure } from './file_system.js';
+import { isNormalizedPath, type FileSystem, type FsDirEntry, type FsFailure, type FsResult } from './file_system.js';
 
 export interface MemoryFileSystemOptions {
   /** The clock for mtimes in ms (default () => 0). */
@@ -16,6 +16,8 @@ export interface MemoryFileSystemOptions {
 export interface MemoryFileSystem extends FileSystem {
   /** Every file path, sorted. */
   paths(): string[];
+  /** Removes a file (never a directory); the FileSystem contract's optional method. */
+  removeFile(path: string): FsResult;
   /**
    * Deletes a file, or a directory with everything under it; false when nothing is there.
    * "/" itself cannot be removed.
@@ -116,6 +118,14 @@ export function createMemoryFileSystem(
       if (parentFailure !== undefined) return parentFailure;
       const previous = existing?.mtime ?? -1;
       nodes.set(path, { kind: 'file', data: bytes.slice(), mtime: Math.max(clock(), previous + 1) });
+      return { ok: true };
+    },
+    removeFile(path) {
+      if (!isNormalizedPath(path)) return fail('invalid_path', path);
+      const node = nodes.get(path);
+      if (node === undefined) return fail('not_found', path);
+      if (node.kind === 'dir') return fail('is_a_directory', path);
+      nodes.delete(path);
       return { ok: true };
     },
     sandboxed() {

@@ -5,7 +5,7 @@
 // and the process's rights apply. For confinement use the WASI host (agentctx/wasi) or
 // createMemoryFileSystem. Paths must be absolute and normalised (SPEC §3), so `..` never
 // reaches past `root` lexically; errno values map to the SPEC §3 codes.
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 import { isNormalizedPath, type FileKind, type FileSystem, type FsFailure } from './file_system.js';
@@ -90,6 +90,16 @@ export function createNodeFileSystem(root: string): FileSystem {
       try {
         if (createParents) mkdirSync(dirname(host(path)), { recursive: true });
         writeFileSync(host(path), bytes);
+        return { ok: true };
+      } catch (e) {
+        return failure(e, path);
+      }
+    },
+    removeFile(path) {
+      if (!isNormalizedPath(path)) return invalid(path);
+      try {
+        if (lstatSync(host(path)).isDirectory()) return { ok: false, code: 'is_a_directory', message: path };
+        unlinkSync(host(path));
         return { ok: true };
       } catch (e) {
         return failure(e, path);

@@ -3,7 +3,9 @@
 // calls. Implementations: MemoryFileSystem (core, tests + browser), PosixFileSystem (native and
 // WASI preopens), JsFileSystem (Embind bridge).
 // Contract: paths are absolute, normalised POSIX paths (else kInvalidPath); errors use the
-// file-system codes of error_codes.def; Stat follows symlinks, List does not.
+// file-system codes of error_codes.def; Stat follows symlinks, List and RemoveFile do not.
+// RemoveFile (ours, for `apply_patch` deletes and moves) is optional: the default answers
+// kNotCapable, so a FileSystem that cannot delete refuses cleanly.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +45,9 @@ class FileSystem {
   /// Creates or truncates; `create_parents` makes missing directories.
   virtual Result<void> Write(std::string_view path, std::string_view bytes,
                              bool create_parents) = 0;
+  /// Removes the file at `path` (a symlink itself, never its target). kIsADirectory for a
+  /// directory, kNotFound when absent. Default: kNotCapable (removal not supported).
+  virtual Result<void> RemoveFile(std::string_view path);
   /// True when the FileSystem confines itself (WASI preopens, the in-memory workspace).
   virtual bool Sandboxed() const = 0;
 };

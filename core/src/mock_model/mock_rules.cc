@@ -12,8 +12,9 @@ constexpr std::string_view kCompactionPromptStart =
     "You are performing a CONTEXT CHECKPOINT COMPACTION";
 constexpr std::size_t kFirstLineChars = 80;
 constexpr std::string_view kFailurePrefixes[] = {
-    "read_file failed",   "list_dir failed",  "write_file failed",
-    "write_file refused", "unsupported call", "aborted",
+    "read_file failed", "list_dir failed",   "write_file failed",  "write_file refused",
+    "edit_file failed", "edit_file refused", "apply_patch failed", "apply_patch refused",
+    "grep failed",      "glob failed",       "unsupported call",   "aborted",
 };
 
 JsonValue Str(std::string_view s) { return JsonValue::String(std::string(s)); }
@@ -54,15 +55,21 @@ std::string OutputText(const JsonValue& output_item) {
   return Join(texts, "\n");
 }
 
-// The `path` argument of a function call (nullopt if absent or unparsable).
-std::optional<std::string> CallPath(const JsonValue& call) {
+// A string argument of a function call (nullopt if absent or unparsable).
+std::optional<std::string> CallArgument(const JsonValue& call, std::string_view key) {
   std::optional<std::string_view> arguments = call.GetString("arguments");
   if (!arguments.has_value()) return std::nullopt;
   Result<JsonValue> parsed = ParseJson(*arguments);
   if (!parsed.has_value() || !parsed->is_object()) return std::nullopt;
-  std::optional<std::string_view> path = parsed->GetString("path");
-  if (!path.has_value()) return std::nullopt;
-  return std::string(*path);
+  std::optional<std::string_view> value = parsed->GetString(key);
+  if (!value.has_value()) return std::nullopt;
+  return std::string(*value);
+}
+
+std::optional<std::string> CallPath(const JsonValue& call) { return CallArgument(call, "path"); }
+
+std::string Counted(std::size_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
 
 JsonValue ReasoningItem(std::string_view h, std::string_view plan) {
@@ -95,8 +102,19 @@ JsonValue MessageItem(std::string_view h, std::string text) {
 
 JsonValue CallItem(std::string_view h, std::size_t i, const MockCallRequest& call) {
   JsonValue arguments = JsonValue::Object();
-  arguments.Set("path", Str(call.path));
+  if (call.name == "apply_patch") {
+    arguments.Set("patch", Str(call.content));
+  } else if (call.name == "grep" || call.name == "glob") {
+    arguments.Set("pattern", Str(call.content));
+  } else {
+    arguments.Set("path", Str(call.path));
+  }
   if (call.name == "write_file") arguments.Set("content", Str(call.content));
+  if (call.name == "edit_file") {
+    arguments.Set("old_string", Str(call.old_string));
+    arguments.Set("new_string", Str(call.new_string));
+    if (call.replace_all) arguments.Set("replace_all", JsonValue::Bool(true));
+  }
   std::string suffix = std::string(h.substr(0, 12)) + "_" + std::to_string(i);
   JsonValue item = JsonValue::Object();
   item.Set("type", Str("function_call"));
@@ -164,6 +182,25 @@ bool IsNumberedLine(std::string_view line) {
   return p > 1 && line.substr(p, 2) == ": ";
 }
 
+// A grep match line: `<path>:<n>: <text>`.
+bool IsGrepMatch(std::string_view line) {
+  for (std::size_t colon = line.find(':'); colon != std::string_view::npos;
+       colon = line.find(':', colon + 1)) {
+    std::size_t p = colon + 1;
+    while (p < line.size() && line[p] >= '0' && line[p] <= '9') ++p;
+    if (p > colon + 1 && line.substr(p, 2) == ": ") return colon > 0;
+  }
+  return false;
+}
+
+// A glob result line (an absolute path).
+bool IsAbsolutePathLine(std::string_view line) { return !line.empty() && line[0] == '/'; }
+
+// An apply_patch summary line: `A `, `M ` or `D ` then a path.
+bool IsPatchedLine(std::string_view line) {
+  return line.size() > 2 && (line[0] == 'A' || line[0] == 'M' || line[0] == 'D') && line[1] == ' ';
+}
+
 // A list_dir entry line (not the `Absolute path:` header nor the omission marker).
 bool IsListEntry(std::string_view line) {
   return !line.empty() && line.substr(0, 15) != "Absolute path: " &&
@@ -218,6 +255,16 @@ std::string ToolOutputLines(const std::vector<JsonValue>& input, std::size_t tai
                       " entries.");
     } else if (builtin_call && name == "write_file") {
       lines.push_back("Wrote " + path + ".");
+    } else if (builtin_call && name == "edit_file") {
+      lines.push_back("Edited " + path + ".");
+    } else if (builtin_call && name == "apply_patch") {
+      lines.push_back("Patched " + Counted(CountLines(text, IsPatchedLine), "file", "files") + ".");
+    } else if (builtin_call && name == "grep") {
+      lines.push_back("Found " + Counted(CountLines(text, IsGrepMatch), "match", "matches") +
+                      " for " + CallArgument(*call, "pattern").value_or("?") + ".");
+    } else if (builtin_call && name == "glob") {
+      lines.push_back("Found " + Counted(CountLines(text, IsAbsolutePathLine), "file", "files") +
+                      " for " + CallArgument(*call, "pattern").value_or("?") + ".");
     } else {
       lines.push_back(name + " returned " + std::to_string(text.size()) + " bytes.");
     }

@@ -10,6 +10,12 @@ namespace {
 constexpr std::string_view kStripChars = "\"'`()[]{}<>,;:!?";
 constexpr std::string_view kWritePrefix = "#mock-write:";
 constexpr std::string_view kListPrefix = "#mock-list:";
+constexpr std::string_view kEditPrefix = "#mock-edit:";
+constexpr std::string_view kEditAllPrefix = "#mock-edit-all:";
+constexpr std::string_view kPatchPrefix = "#mock-patch:";
+constexpr std::string_view kGrepPrefix = "#mock-grep:";
+constexpr std::string_view kGlobPrefix = "#mock-glob:";
+constexpr std::string_view kEndPatch = "*** End Patch";
 constexpr std::string_view kFailPrefix = "#mock-fail:";
 constexpr std::string_view kFailOncePrefix = "#mock-fail-once:";
 constexpr std::string_view kRemovalNotice =
@@ -97,22 +103,87 @@ bool IsFileReference(std::string_view t) {
 
 std::vector<MockCallRequest> ExtractMockCalls(std::string_view u) {
   std::vector<MockCallRequest> calls;
-  std::size_t line_start = 0;
-  while (line_start <= u.size()) {
-    std::size_t line_end = u.find('\n', line_start);
-    if (line_end == std::string_view::npos) line_end = u.size();
-    std::string_view line = u.substr(line_start, line_end - line_start);
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0; start <= u.size();) {
+    std::size_t end = u.find('\n', start);
+    if (end == std::string_view::npos) end = u.size();
+    lines.push_back(u.substr(start, end - start));
+    start = end + 1;
+  }
+  for (std::size_t l = 0; l < lines.size(); ++l) {
+    std::string_view line = lines[l];
     for (std::string_view token : Tokens(line)) {
+      // The rest of the line from just after `prefix` (directives that own their line).
+      std::size_t token_at = static_cast<std::size_t>(token.data() - line.data());
+      auto rest_after = [&](std::string_view prefix) {
+        return line.substr(token_at + prefix.size());
+      };
       if (token.substr(0, kWritePrefix.size()) == kWritePrefix) {
         // The directive owns the rest of the line: `<path>=<content>`.
-        std::size_t at = static_cast<std::size_t>(token.data() - line.data()) + kWritePrefix.size();
-        std::string_view rest = line.substr(at);
+        std::string_view rest = rest_after(kWritePrefix);
         std::size_t eq = rest.find('=');
         if (eq != std::string_view::npos && eq > 0) {
-          calls.push_back(
-              {"write_file", std::string(rest.substr(0, eq)), std::string(rest.substr(eq + 1))});
+          MockCallRequest call{"write_file", std::string(rest.substr(0, eq)), ""};
+          call.content = std::string(rest.substr(eq + 1));
+          calls.push_back(std::move(call));
         }
         break;
+      }
+      bool edit_all = token.substr(0, kEditAllPrefix.size()) == kEditAllPrefix;
+      if (edit_all || token.substr(0, kEditPrefix.size()) == kEditPrefix) {
+        // `<path>=<old>=><new>`: the path ends at the first `=`, old at the first `=>` after it.
+        std::string_view rest = rest_after(edit_all ? kEditAllPrefix : kEditPrefix);
+        std::size_t eq = rest.find('=');
+        std::size_t arrow = eq == std::string_view::npos ? eq : rest.find("=>", eq + 1);
+        if (eq != std::string_view::npos && eq > 0 && arrow != std::string_view::npos) {
+          MockCallRequest call{"edit_file", std::string(rest.substr(0, eq)), ""};
+          call.old_string = std::string(rest.substr(eq + 1, arrow - eq - 1));
+          call.new_string = std::string(rest.substr(arrow + 2));
+          call.replace_all = edit_all;
+          calls.push_back(std::move(call));
+        }
+        break;
+      }
+      if (token.substr(0, kPatchPrefix.size()) == kPatchPrefix) {
+        std::string_view rest = TrimUnicode(rest_after(kPatchPrefix));
+        MockCallRequest call{"apply_patch", "", ""};
+        if (rest.empty()) {  // block form: the following lines through `*** End Patch`
+          while (l + 1 < lines.size()) {
+            std::string_view next = lines[++l];
+            call.content.append(next);
+            call.content.push_back('\n');
+            if (TrimUnicode(next) == kEndPatch) break;
+          }
+        } else {
+          for (std::size_t i = 0; i < rest.size(); ++i) {
+            if (rest[i] == '\\' && i + 1 < rest.size() && rest[i + 1] == 'n') {
+              call.content.push_back('\n');
+              ++i;
+            } else {
+              call.content.push_back(rest[i]);
+            }
+          }
+        }
+        if (!call.content.empty()) calls.push_back(std::move(call));
+        break;
+      }
+      if (token.substr(0, kGrepPrefix.size()) == kGrepPrefix) {
+        std::string_view pattern = TrimUnicode(rest_after(kGrepPrefix));
+        if (!pattern.empty()) {
+          MockCallRequest call{"grep", "", ""};
+          call.content = std::string(pattern);
+          calls.push_back(std::move(call));
+        }
+        break;
+      }
+      if (token.substr(0, kGlobPrefix.size()) == kGlobPrefix) {
+        std::string_view pattern = token.substr(kGlobPrefix.size());
+        if (!pattern.empty()) {
+          MockCallRequest call{"glob", "", ""};
+          call.content = std::string(pattern);
+          calls.push_back(std::move(call));
+        }
+        continue;
       }
       if (token.substr(0, kListPrefix.size()) == kListPrefix) {
         std::string_view path = token.substr(kListPrefix.size());
@@ -123,7 +194,6 @@ std::vector<MockCallRequest> ExtractMockCalls(std::string_view u) {
       std::string_view stripped = StripReferenceToken(token);
       if (IsFileReference(stripped)) calls.push_back({"read_file", std::string(stripped), ""});
     }
-    line_start = line_end + 1;
   }
   return calls;
 }

@@ -8,6 +8,13 @@
 //    `^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.[A-Za-z0-9]{1,8}$` with >= 2 characters before the last dot.
 //  - `#mock-write:<path>=<rest of line>` consumes the rest of its line (the content is never
 //    scanned for references); `#mock-list:<path>` is one token; `#mock-fail…` tokens are skipped.
+//  - Ours, for the agent-grade tools (each consumes the rest of its line unless noted):
+//    `#mock-edit:<path>=<old>=><new>` (edit_file; `#mock-edit-all:` adds replace_all),
+//    `#mock-grep:<pattern>` (grep; the pattern is the trimmed rest of the line),
+//    `#mock-glob:<pattern>` (glob; one token), `#mock-patch:<patch>` (apply_patch: with
+//    nothing after the colon, the patch is the following lines through the first line that
+//    trims to `*** End Patch`; otherwise the rest of the line with each two-character `\n`
+//    read as a line break).
 #pragma once
 
 #include <cstddef>
@@ -20,9 +27,12 @@ namespace agentctx {
 
 /// A tool call requested by `U` (before filtering by the request's tools).
 struct MockCallRequest {
-  std::string name;  // read_file | list_dir | write_file
-  std::string path;
-  std::string content;  // write_file only
+  std::string name;     // read_file | list_dir | write_file | edit_file | apply_patch | grep | glob
+  std::string path;     // read_file, list_dir, write_file, edit_file
+  std::string content;  // write_file; apply_patch: the patch; grep, glob: the pattern
+  std::string old_string;    // edit_file
+  std::string new_string;    // edit_file
+  bool replace_all = false;  // edit_file
 };
 
 /// The calls `U` asks for, in order of appearance (SPEC §14.1 rule 3), unlimited and unfiltered.

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // ParseSessionConfig (SPEC §2.2): every field checked for type and allowed values; defaults
-// filled in; the first problem is reported as kInvalidConfig naming the key path.
+// filled in (model.instructions: the base instructions, base_instructions.h); the first problem
+// is reported as kInvalidConfig naming the key path.
 #include "session/config.h"
 
 #include <set>
 #include <string_view>
 
+#include "session/base_instructions.h"
 #include "support/paths.h"
 
 namespace agentctx {
@@ -341,6 +343,10 @@ Result<SessionConfig> ParseSessionConfig(const JsonValue& raw, std::vector<Warni
   ACTX_TRY_VOID(ReadOptString(raw, "service_tier", "service_tier", &c.service_tier));
   ACTX_TRY_VOID(ReadOptString(raw, "prompt_cache_key", "prompt_cache_key", &c.prompt_cache_key));
   ACTX_TRY_VOID(ReadInt(raw, "max_steps_per_turn", "max_steps_per_turn", 1, &c.max_steps_per_turn));
+  // Unset model.instructions → the base instructions (ours; "" explicitly sends none).
+  const JsonValue* instructions = raw.Find("model")->Find("instructions");
+  c.model.base_instructions = instructions == nullptr || instructions->is_null();
+  if (c.model.base_instructions) c.model.instructions = BaseInstructions(c.builtin_tools);
   if (warnings != nullptr) {
     for (const auto& m : raw.members()) {
       bool known = false;

@@ -20,7 +20,8 @@ namespace agentctx {
 
 struct ModelConfig {
   std::string slug;
-  std::string instructions;
+  std::string instructions;        // unset in the config: the base instructions
+  bool base_instructions = false;  // instructions were unset and are the base instructions
   std::optional<std::int64_t> context_window;
   std::optional<std::int64_t> auto_compact_token_limit;
   bool supports_reasoning = true;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// FileKindName and the default FileSystem::RemoveFile (see agentctx/file_system.h).
 #include "agentctx/file_system.h"
 
 namespace agentctx {
@@ -15,6 +16,10 @@ std::string_view FileKindName(FileKind kind) {
       return "other";
   }
   return "other";
+}
+
+Result<void> FileSystem::RemoveFile(std::string_view path) {
+  return Fail(ErrorCode::kNotCapable, std::string(path));
 }
 
 }  // namespace agentctx

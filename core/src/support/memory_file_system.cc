@@ -193,6 +193,18 @@ Result<void> MemoryFileSystem::Write(std::string_view path, std::string_view byt
   return {};
 }
 
+Result<void> MemoryFileSystem::RemoveFile(std::string_view path) {
+  ACTX_TRY_VOID(CheckPath(path, Op::kRemove));
+  if (path == "/") return Fail(ErrorCode::kIsADirectory, std::string(path));
+  ACTX_TRY(Resolved dir, Lookup(Parent(path), true));
+  if (dir.node->kind != FileKind::kDir) return Fail(ErrorCode::kNotADirectory, std::string(path));
+  auto it = dir.node->children.find(std::string(BaseName(path)));
+  if (it == dir.node->children.end()) return Fail(ErrorCode::kNotFound, std::string(path));
+  if (it->second->kind == FileKind::kDir) return Fail(ErrorCode::kIsADirectory, std::string(path));
+  dir.node->children.erase(it);
+  return {};
+}
+
 Result<void> MemoryFileSystem::AddFile(std::string_view path, std::string_view bytes,
                                        std::optional<std::int64_t> mtime_ms) {
   ACTX_TRY(Node * node, Place(path));

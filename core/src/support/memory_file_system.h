@@ -3,8 +3,9 @@
 // Invariants:
 //  - Sandboxed() is true; paths must be absolute and normalised, else kInvalidPath.
 //  - Nodes are file, dir, other or symlink. Stat/Read/List/Write follow symlinks (in every
-//    segment); a broken link is kNotFound, more than kMaxSymlinkHops expansions (a loop) is kIo.
-//    List reports entries' own kinds (a symlink entry is kSymlink), sorted by name bytes.
+//    segment; RemoveFile not in the last); a broken link is kNotFound, more than kMaxSymlinkHops
+//    expansions (a loop) is kIo. List reports entries' own kinds (a symlink entry is kSymlink),
+//    sorted by name bytes.
 //  - Each Write sets mtime_ms = max(clock, previous + 1) (previous = the file's old mtime; a new
 //    file gets the clock), so probes see every edit. The clock is the last SetClock value.
 //    Directory mtimes never change implicitly; tests set them with the Add*/SetMtime helpers.
@@ -30,7 +31,7 @@ class MemoryFileSystem : public FileSystem {
  public:
   /// Symlink expansions allowed while resolving one path (Linux's MAXSYMLINKS).
   static constexpr int kMaxSymlinkHops = 40;
-  enum class Op { kStat, kRead, kList, kWrite };
+  enum class Op { kStat, kRead, kList, kWrite, kRemove };
 
   MemoryFileSystem();
   ~MemoryFileSystem() override;
@@ -42,6 +43,7 @@ class MemoryFileSystem : public FileSystem {
   Result<std::string> Read(std::string_view path, std::uint64_t max_bytes) override;
   Result<std::vector<DirEntry>> List(std::string_view path) override;
   Result<void> Write(std::string_view path, std::string_view bytes, bool create_parents) override;
+  Result<void> RemoveFile(std::string_view path) override;
   bool Sandboxed() const override { return true; }
 
   /// Sets the clock used for write mtimes (the host passes each now_ms).

@@ -2,6 +2,10 @@
 // Built-in tool set and dispatch (SPEC §11); see builtin_tools.h.
 #include "tools/builtin_tools.h"
 
+#include "tools/apply_patch.h"
+#include "tools/edit_file.h"
+#include "tools/glob.h"
+#include "tools/grep.h"
 #include "tools/list_dir.h"
 #include "tools/read_file.h"
 #include "tools/write_file.h"
@@ -15,8 +19,9 @@ bool IsBuiltinTool(std::string_view name) {
   return false;
 }
 
-std::array<std::string_view, 3> BuiltinToolSpecsJson() {
-  return {ReadFileSpecJson(), ListDirSpecJson(), WriteFileSpecJson()};
+std::array<std::string_view, kBuiltinToolCount> BuiltinToolSpecsJson() {
+  return {ReadFileSpecJson(),   ListDirSpecJson(), WriteFileSpecJson(), EditFileSpecJson(),
+          ApplyPatchSpecJson(), GrepSpecJson(),    GlobSpecJson()};
 }
 
 std::string RunBuiltinTool(const ToolContext& ctx, std::string_view name,
@@ -24,6 +29,10 @@ std::string RunBuiltinTool(const ToolContext& ctx, std::string_view name,
   if (name == "read_file") return RunReadFile(ctx, arguments);
   if (name == "list_dir") return RunListDir(ctx, arguments);
   if (name == "write_file") return RunWriteFile(ctx, arguments);
+  if (name == "edit_file") return RunEditFile(ctx, arguments);
+  if (name == "apply_patch") return RunApplyPatch(ctx, arguments);
+  if (name == "grep") return RunGrep(ctx, arguments);
+  if (name == "glob") return RunGlob(ctx, arguments);
   return UnsupportedCallOutput(name);
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The built-in tools as a set (SPEC §7.1, §11): names and spec bytes in their fixed order
-// (`read_file`, `list_dir`, `write_file`), and dispatch of a call to the right tool.
+// (`read_file`, `list_dir`, `write_file`, then ours: `edit_file`, `apply_patch`, `grep`,
+// `glob`), and dispatch of a call to the right tool. `write_file`, `edit_file` and
+// `apply_patch` mutate and obey the sandbox write policy (sandbox_policy.h).
 // Tools are pure apart from calls on ctx.fs; every failure is an output text, never an error.
 // The caller (session) applies output truncation (output_truncation.h) on record.
 #pragma once
@@ -13,14 +15,15 @@
 
 namespace agentctx {
 
-inline constexpr std::array<std::string_view, 3> kBuiltinToolNames = {"read_file", "list_dir",
-                                                                      "write_file"};
+inline constexpr std::size_t kBuiltinToolCount = 7;
+inline constexpr std::array<std::string_view, kBuiltinToolCount> kBuiltinToolNames = {
+    "read_file", "list_dir", "write_file", "edit_file", "apply_patch", "grep", "glob"};
 
-/// True for `read_file`, `list_dir` and `write_file`.
+/// True for the names in kBuiltinToolNames.
 bool IsBuiltinTool(std::string_view name);
 
-/// The three spec objects' exact bytes, in the fixed order (SPEC §11).
-std::array<std::string_view, 3> BuiltinToolSpecsJson();
+/// The spec objects' exact bytes, in the fixed order of kBuiltinToolNames.
+std::array<std::string_view, kBuiltinToolCount> BuiltinToolSpecsJson();
 
 /// Runs built-in `name` with the raw JSON `arguments`; a non-built-in name gets
 /// UnsupportedCallOutput(name).

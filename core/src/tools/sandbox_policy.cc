@@ -45,20 +45,26 @@ std::vector<std::string> EffectiveWritableRoots(const SandboxPolicy& policy,
   return roots;
 }
 
+std::optional<std::string> CheckReadOnly(const SandboxPolicy& policy, std::string_view tool) {
+  if (policy.mode != SandboxMode::kReadOnly) return std::nullopt;
+  return std::string(tool) + " refused: sandbox_mode is read-only";
+}
+
 std::optional<std::string> CheckWritePolicy(const SandboxPolicy& policy,
-                                            std::string_view primary_cwd, std::string_view path) {
+                                            std::string_view primary_cwd, std::string_view path,
+                                            std::string_view tool) {
   switch (policy.mode) {
     case SandboxMode::kDangerFullAccess:
       return std::nullopt;
     case SandboxMode::kReadOnly:
-      return std::string("write_file refused: sandbox_mode is read-only");
+      return CheckReadOnly(policy, tool);
     case SandboxMode::kWorkspaceWrite:
       break;
   }
   for (const std::string& root : EffectiveWritableRoots(policy, primary_cwd)) {
     if (IsUnder(path, root)) return std::nullopt;
   }
-  return "write_file refused: " + std::string(path) + " is outside the writable roots";
+  return std::string(tool) + " refused: " + std::string(path) + " is outside the writable roots";
 }
 
 }  // namespace agentctx

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The sandbox write policy the core enforces for `write_file` on every FileSystem (SPEC §3,
-// §11); reads are never restricted by policy (upstream modes only restrict writes).
-// Rules: read-only → `write_file refused: sandbox_mode is read-only`; workspace-write → the
+// The sandbox write policy the core enforces for every mutating built-in tool (`write_file`,
+// `edit_file`, `apply_patch`) on every FileSystem (SPEC §3, §11); reads are never restricted by
+// policy (upstream modes only restrict writes).
+// Rules: read-only → `<tool> refused: sandbox_mode is read-only`; workspace-write → the
 // path must equal or lie under (segment boundary) a writable root, roots = sorted,
 // de-duplicated {primary cwd} ∪ writable_roots (SPEC §7.4), else
-// `write_file refused: <path> is outside the writable roots`; danger-full-access → allowed.
+// `<tool> refused: <path> is outside the writable roots`; danger-full-access → allowed.
 // A sandboxed FileSystem may still refuse on its own (its error is reported as a failure).
 #pragma once
 
@@ -33,8 +34,11 @@ bool SandboxModeFromName(std::string_view name, SandboxMode* out);
 std::vector<std::string> EffectiveWritableRoots(const SandboxPolicy& policy,
                                                 std::string_view primary_cwd);
 
-/// The refusal text for writing normalised `path`, or nullopt when the policy allows it.
+/// The refusal text of `tool` for writing normalised `path`, or nullopt when the policy allows it.
 std::optional<std::string> CheckWritePolicy(const SandboxPolicy& policy,
-                                            std::string_view primary_cwd, std::string_view path);
+                                            std::string_view primary_cwd, std::string_view path,
+                                            std::string_view tool = "write_file");
+/// `<tool> refused: sandbox_mode is read-only` when the policy is read-only, else nullopt.
+std::optional<std::string> CheckReadOnly(const SandboxPolicy& policy, std::string_view tool);
 
 }  // namespace agentctx

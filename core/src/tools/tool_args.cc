@@ -25,6 +25,26 @@ Result<std::string> RequiredStringArg(const JsonValue& args, std::string_view ke
   return v->string_value();
 }
 
+Result<std::optional<std::string>> OptionalStringArg(const JsonValue& args, std::string_view key) {
+  const JsonValue* v = args.Find(key);
+  if (v == nullptr || v->is_null()) return std::optional<std::string>();
+  if (!v->is_string()) {
+    return Fail(ErrorCode::kInvalidInput,
+                "invalid type for `" + std::string(key) + "`: expected a string");
+  }
+  return std::optional<std::string>(v->string_value());
+}
+
+Result<std::optional<bool>> OptionalBoolArg(const JsonValue& args, std::string_view key) {
+  const JsonValue* v = args.Find(key);
+  if (v == nullptr || v->is_null()) return std::optional<bool>();
+  if (!v->is_bool()) {
+    return Fail(ErrorCode::kInvalidInput,
+                "invalid type for `" + std::string(key) + "`: expected a boolean");
+  }
+  return std::optional<bool>(v->bool_value());
+}
+
 Result<std::optional<std::int64_t>> OptionalIntArg(const JsonValue& args, std::string_view key,
                                                    std::int64_t min, std::int64_t max) {
   const JsonValue* v = args.Find(key);

@@ -20,6 +20,10 @@ inline constexpr std::string_view kArgumentErrorPrefix = "failed to parse functi
 Result<JsonValue> ParseToolArguments(std::string_view arguments);
 /// A required string field; detail `missing field `<key>`` or `invalid type for ...`.
 Result<std::string> RequiredStringArg(const JsonValue& args, std::string_view key);
+/// An optional string field (absent or null → nullopt).
+Result<std::optional<std::string>> OptionalStringArg(const JsonValue& args, std::string_view key);
+/// An optional boolean field (absent or null → nullopt).
+Result<std::optional<bool>> OptionalBoolArg(const JsonValue& args, std::string_view key);
 /// An optional integer field within [min, max].
 Result<std::optional<std::int64_t>> OptionalIntArg(const JsonValue& args, std::string_view key,
                                                    std::int64_t min, std::int64_t max);

@@ -247,6 +247,81 @@ TEST(MockModel, ToolOutputLinesForEveryKind) {
             "Read e.txt: 0 lines.");
 }
 
+// Ours: directives for the agent-grade tools, and their summary lines.
+TEST(MockModel, AgentGradeToolDirectivesAndSummaries) {
+  MockModel mock;
+  std::string tools =
+      R"([{"type":"function","name":"edit_file"},{"type":"function","name":"apply_patch"},)"
+      R"({"type":"function","name":"grep"},{"type":"function","name":"glob"}])";
+  std::string u =
+      "#mock-edit:src/a.rs=old => x=>new\n#mock-grep:fn \\w+\n#mock-glob:**/*.rs and more\n"
+      "#mock-patch:\n*** Begin Patch\n*** Delete File: b.txt\n*** End Patch\nafter.md";
+  auto sse = mock.Handle("responses", Body({UserMsg(u)}, tools), 0);
+  ASSERT_TRUE(sse.has_value());
+  std::vector<std::string> items = DoneItems(*sse);
+  ASSERT_EQ(items.size(),
+            5u);  // reasoning + 4 calls (after.md would be a 5th: cut, and unadvertised)
+  EXPECT_NE(items[0].find("Mock plan: call edit_file, grep, glob, apply_patch\""),
+            std::string::npos);
+  EXPECT_NE(
+      items[1].find(
+          R"("arguments":"{\"path\":\"src/a.rs\",\"old_string\":\"old \",\"new_string\":\" x=>new\"}")"),
+      std::string::npos)
+      << items[1];
+  EXPECT_NE(items[2].find(R"("arguments":"{\"pattern\":\"fn \\\\w+\"}")"), std::string::npos)
+      << items[2];
+  EXPECT_NE(items[3].find(R"("arguments":"{\"pattern\":\"**/*.rs\"}")"), std::string::npos);
+  EXPECT_NE(
+      items[4].find(
+          R"("arguments":"{\"patch\":\"*** Begin Patch\\n*** Delete File: b.txt\\n*** End Patch\\n\"}")"),
+      std::string::npos)
+      << items[4];
+  // One-line patches read `\n` as a line break; #mock-edit-all sets replace_all.
+  auto one_line = mock.Handle(
+      "responses",
+      Body({UserMsg("#mock-patch:*** Begin Patch\\n*** Add File: n.txt\\n+hi\\n*** End Patch\n"
+                    "#mock-edit-all:a.txt=x=>y")},
+           tools),
+      0);
+  ASSERT_TRUE(one_line.has_value());
+  items = DoneItems(*one_line);
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_NE(
+      items[1].find(R"(\"patch\":\"*** Begin Patch\\n*** Add File: n.txt\\n+hi\\n*** End Patch\")"),
+      std::string::npos)
+      << items[1];
+  EXPECT_NE(items[2].find(R"(\"new_string\":\"y\",\"replace_all\":true})"), std::string::npos)
+      << items[2];
+
+  std::string body = Body({
+      UserMsg("go"),
+      Call("edit_file", R"({"path":"src/a.rs","old_string":"a","new_string":"b"})", "e1"),
+      Call("apply_patch", R"({"patch":"..."})", "e2"),
+      Call("grep", R"({"pattern":"TODO"})", "e3"),
+      Call("glob", R"({"pattern":"*.rs"})", "e4"),
+      Call("grep", R"({"pattern":"x"})", "e5"),
+      Call("edit_file", R"({"path":"a"})", "e6"),
+      Call("apply_patch", R"({"patch":"..."})", "e7"),
+      Output("e1", "Edited /repo/src/a.rs: replaced 1 occurrence (line 2)"),
+      Output("e2", "Applied patch:\nA /repo/n.txt\nM /repo/b.txt (moved from /repo/c.txt)"),
+      Output("e3", "/repo/a.rs:1: // TODO\n/repo/b.rs:12: TODO: x\n(skipped 1 binary file)"),
+      Output("e4", "/repo/a.rs"),
+      Output("e5", "No matches for x in /repo"),
+      Output("e6", "edit_file failed: old_string was not found in /repo/a"),
+      Output("e7", "apply_patch refused: sandbox_mode is read-only"),
+  });
+  auto summary = mock.Handle("responses", body, 0);
+  ASSERT_TRUE(summary.has_value());
+  EXPECT_EQ(ReplyText(*summary),
+            "Edited src/a.rs.\n"
+            "Patched 2 files.\n"
+            "Found 2 matches for TODO.\n"
+            "Found 1 file for *.rs.\n"
+            "Found 0 matches for x.\n"
+            "edit_file failed: edit_file failed: old_string was not found in /repo/a\n"
+            "apply_patch failed: apply_patch refused: sandbox_mode is read-only");
+}
+
 TEST(MockModel, PartOutputsAndCustomCalls) {
   MockModel mock;
   std::string body = Body({

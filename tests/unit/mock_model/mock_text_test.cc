@@ -66,6 +66,33 @@ TEST(MockText, WriteContentKeepsTheRawRestOfLine) {
   EXPECT_TRUE(Describe("#mock-write:=x").empty());
 }
 
+TEST(MockText, AgentGradeDirectivesOwnTheirLines) {
+  auto calls = ExtractMockCalls(
+      "#mock-edit:a.rs=x y=>z bb.md\n#mock-grep: TODO cc.md \n#mock-glob:src/*.rs dd.md\n"
+      "#mock-patch:\n*** Begin Patch\n*** Add File: ee.md\n+ff.md\n  *** End Patch  \ngg.md");
+  ASSERT_EQ(calls.size(), 6u);
+  EXPECT_EQ(calls[0].name, "edit_file");
+  EXPECT_EQ(calls[0].path, "a.rs");
+  EXPECT_EQ(calls[0].old_string, "x y");
+  EXPECT_EQ(calls[0].new_string, "z bb.md");
+  EXPECT_FALSE(calls[0].replace_all);
+  EXPECT_EQ(calls[1].name, "grep");
+  EXPECT_EQ(calls[1].content, "TODO cc.md");
+  EXPECT_EQ(calls[2].name, "glob");  // one token: the rest of the line is scanned as usual
+  EXPECT_EQ(calls[2].content, "src/*.rs");
+  EXPECT_EQ(calls[3].name, "read_file");
+  EXPECT_EQ(calls[3].path, "dd.md");
+  EXPECT_EQ(calls[4].name, "apply_patch");
+  EXPECT_EQ(calls[4].content, "*** Begin Patch\n*** Add File: ee.md\n+ff.md\n  *** End Patch  \n");
+  EXPECT_EQ(calls[5].path, "gg.md");  // scanning resumes after the patch block
+  // Malformed directives are ignored with the rest of their line.
+  EXPECT_TRUE(ExtractMockCalls("#mock-edit:a.rs=no arrow hh.md").empty());
+  EXPECT_TRUE(ExtractMockCalls("#mock-edit:=x=>y").empty());
+  EXPECT_TRUE(ExtractMockCalls("#mock-grep:   ").empty());
+  EXPECT_TRUE(ExtractMockCalls("#mock-glob: ii.md").size() == 1);  // empty glob; ii.md is read
+  EXPECT_TRUE(ExtractMockCalls("#mock-patch:").empty());
+}
+
 TEST(MockText, UrlsAndFailDirectivesAreNotReferences) {
   EXPECT_TRUE(Describe("see https://example.com/docs/a.md #mock-fail:server_error").empty());
   EXPECT_TRUE(Describe("#mock-fail-once:rate_limit_exceeded").empty());

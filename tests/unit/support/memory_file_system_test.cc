@@ -188,6 +188,38 @@ TEST(MemoryFileSystem, RemoveAndSetMtime) {
   EXPECT_EQ(fs.Remove("/").error().code, ErrorCode::kInvalidPath);
 }
 
+TEST(MemoryFileSystem, RemoveFileRemovesFilesAndLinksOnly) {
+  MemoryFileSystem fs;
+  ASSERT_TRUE(fs.AddFile("/d/a.txt", "a").has_value());
+  ASSERT_TRUE(fs.AddSymlink("/d/link", "a.txt").has_value());
+  ASSERT_TRUE(fs.RemoveFile("/d/link").has_value());  // the link itself, not its target
+  EXPECT_EQ(*fs.Read("/d/a.txt", 10), "a");
+  ASSERT_TRUE(fs.RemoveFile("/d/a.txt").has_value());
+  EXPECT_EQ(fs.Stat("/d/a.txt").error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(fs.RemoveFile("/d/a.txt").error().Display(), "not_found: /d/a.txt");
+  EXPECT_EQ(fs.RemoveFile("/d").error().code, ErrorCode::kIsADirectory);
+  EXPECT_EQ(fs.RemoveFile("/").error().code, ErrorCode::kIsADirectory);
+  EXPECT_EQ(fs.RemoveFile("/d/../x").error().code, ErrorCode::kInvalidPath);
+  ASSERT_TRUE(fs.AddFile("/d/b.txt", "b").has_value());
+  fs.InjectError("/d/b.txt", Op::kRemove, ErrorCode::kPermissionDenied);
+  EXPECT_EQ(fs.RemoveFile("/d/b.txt").error().code, ErrorCode::kPermissionDenied);
+  EXPECT_TRUE(fs.Stat("/d/b.txt").has_value());
+}
+
+// A FileSystem that does not implement RemoveFile refuses with not_capable.
+TEST(FileSystemDefaults, RemoveFileIsNotCapable) {
+  struct ReadOnlyFs : FileSystem {
+    Result<FileStat> Stat(std::string_view) override { return FileStat{}; }
+    Result<std::string> Read(std::string_view, std::uint64_t) override { return std::string(); }
+    Result<std::vector<DirEntry>> List(std::string_view) override {
+      return std::vector<DirEntry>();
+    }
+    Result<void> Write(std::string_view, std::string_view, bool) override { return {}; }
+    bool Sandboxed() const override { return true; }
+  } fs;
+  EXPECT_EQ(fs.RemoveFile("/x").error().Display(), "not_capable: /x");
+}
+
 TEST(MemoryFileSystem, AddFileReplacesAndKeepsWriteRule) {
   MemoryFileSystem fs;
   fs.SetClock(1);

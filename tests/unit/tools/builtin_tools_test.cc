@@ -14,6 +14,13 @@ namespace {
 
 using testing::RepoContext;
 
+// The fixed order: SPEC §11's three, then ours.
+TEST(BuiltinTools, FixedOrder) {
+  EXPECT_EQ(kBuiltinToolNames, (std::array<std::string_view, kBuiltinToolCount>{
+                                   "read_file", "list_dir", "write_file", "edit_file",
+                                   "apply_patch", "grep", "glob"}));
+}
+
 // SPEC §11: exact spec bytes, fixed order.
 TEST(BuiltinTools, ExactSpecBytes) {
   auto specs = BuiltinToolSpecsJson();
@@ -44,6 +51,10 @@ TEST(BuiltinTools, NamesAndDispatch) {
   EXPECT_TRUE(IsBuiltinTool("read_file"));
   EXPECT_TRUE(IsBuiltinTool("list_dir"));
   EXPECT_TRUE(IsBuiltinTool("write_file"));
+  EXPECT_TRUE(IsBuiltinTool("edit_file"));
+  EXPECT_TRUE(IsBuiltinTool("apply_patch"));
+  EXPECT_TRUE(IsBuiltinTool("grep"));
+  EXPECT_TRUE(IsBuiltinTool("glob"));
   EXPECT_FALSE(IsBuiltinTool("nope"));
   EXPECT_FALSE(IsBuiltinTool("Read_file"));
   MemoryFileSystem fs;
@@ -53,9 +64,17 @@ TEST(BuiltinTools, NamesAndDispatch) {
   EXPECT_EQ(RunBuiltinTool(ctx, "list_dir", R"({"path":"."})"), "Absolute path: /repo\na.txt");
   EXPECT_EQ(RunBuiltinTool(ctx, "write_file", R"({"path":"b.txt","content":"x"})"),
             "Wrote 1 bytes to /repo/b.txt");
+  EXPECT_EQ(
+      RunBuiltinTool(ctx, "edit_file", R"({"path":"b.txt","old_string":"x","new_string":"y"})"),
+      "Edited /repo/b.txt: replaced 1 occurrence (line 1)");
+  EXPECT_EQ(RunBuiltinTool(ctx, "grep", R"({"pattern":"^h"})"), "/repo/a.txt:1: hi");
+  EXPECT_EQ(RunBuiltinTool(ctx, "glob", R"({"pattern":"*.txt"})"), "/repo/a.txt\n/repo/b.txt");
+  EXPECT_EQ(RunBuiltinTool(ctx, "apply_patch",
+                           R"({"patch":"*** Begin Patch\n*** Delete File: b.txt\n*** End Patch"})"),
+            "Applied patch:\nD /repo/b.txt");
   // SPEC §11 vector: a call to an unknown name.
   EXPECT_EQ(RunBuiltinTool(ctx, "nope", "{}"), "unsupported call: nope");
-  EXPECT_EQ(UnsupportedCallOutput("apply_patch"), "unsupported call: apply_patch");
+  EXPECT_EQ(UnsupportedCallOutput("shell"), "unsupported call: shell");
 }
 
 TEST(SandboxPolicy, ModeNames) {
@@ -84,6 +103,20 @@ TEST(SandboxPolicy, SegmentBoundary) {
   SandboxPolicy root_policy;
   root_policy.writable_roots = {"/"};
   EXPECT_FALSE(CheckWritePolicy(root_policy, "/repo", "/etc/x").has_value());
+}
+
+TEST(SandboxPolicy, RefusalsNameTheTool) {
+  SandboxPolicy policy;
+  EXPECT_EQ(CheckWritePolicy(policy, "/repo", "/etc/x", "edit_file").value_or(""),
+            "edit_file refused: /etc/x is outside the writable roots");
+  EXPECT_FALSE(CheckReadOnly(policy, "apply_patch").has_value());
+  policy.mode = SandboxMode::kReadOnly;
+  EXPECT_EQ(CheckWritePolicy(policy, "/repo", "/repo/x", "apply_patch").value_or(""),
+            "apply_patch refused: sandbox_mode is read-only");
+  EXPECT_EQ(CheckReadOnly(policy, "edit_file").value_or(""),
+            "edit_file refused: sandbox_mode is read-only");
+  policy.mode = SandboxMode::kDangerFullAccess;
+  EXPECT_FALSE(CheckWritePolicy(policy, "/repo", "/etc/x", "edit_file").has_value());
 }
 
 }  // namespace

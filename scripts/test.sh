@@ -21,3 +21,6 @@ node scripts/assemble_package.mjs
 
 step "node --test (package, WASI host, e2e)"
 node scripts/node-tests.mjs
+
+step "bench smoke (scripts/bench.sh --smoke: every benchmark variant runs, no speed asserted)"
+bash scripts/bench.sh --smoke

@@ -124,6 +124,13 @@ class Replayer {
   std::optional<RecordedItem> base_message_;
 
   std::vector<RecordedItem> history_;
+  // Serials for every item made here (RecordedItem::serial): the explainer then skips
+  // segments it knows are unchanged instead of comparing every byte of every request.
+  std::uint64_t last_serial_ = 0;
+  RecordedItem Numbered(RecordedItem item) {
+    item.serial = ++last_serial_;
+    return item;
+  }
   std::size_t history_at_request_ = 0;  // history size when the last request was built
   PromptItemCache prompt_cache_;
   CacheExplainer explainer_;
@@ -152,7 +159,8 @@ void Replayer::OnSessionMeta(const JsonValue& payload) {
   if (!base_text_) return;
   base_as_developer_ = SendsBaseInstructionsAsDeveloperMessage(cli_version_.value_or(""));
   if (base_as_developer_) {
-    base_message_ = MakeRecordedItem(BaseInstructionsMessage(*base_text_), "", "instructions");
+    base_message_ =
+        Numbered(MakeRecordedItem(BaseInstructionsMessage(*base_text_), "", "instructions"));
   } else {
     instructions_bytes_ = ToJson(JsonValue::String(*base_text_));
   }
@@ -166,11 +174,14 @@ void Replayer::Reconstruct(const RolloutRecord& record, std::optional<std::int64
   segments.cache_key = session_id_ ? std::string_view(*session_id_) : std::string_view();
   segments.instructions_bytes = instructions_bytes_;
   segments.items.reserve(input.size() + 1);
-  if (base_message_) segments.items.push_back(ItemSegment{base_message_->bytes, "instructions"});
+  if (base_message_) {
+    segments.items.push_back(
+        ItemSegment{base_message_->bytes, "instructions", base_message_->serial});
+  }
   for (const PromptItem& p : input) {
     std::string_view origin =
         p.synthetic ? std::string_view("tool") : history_[p.history_index].origin;
-    segments.items.push_back(ItemSegment{*p.bytes, origin});
+    segments.items.push_back(ItemSegment{*p.bytes, origin, p.serial});
   }
   ReplayRequest request;
   request.request_id = NextId();
@@ -262,11 +273,11 @@ void Replayer::AddItem(const JsonValue& raw, const JsonValue* metadata,
       IsContextFragment(history_.back().json) &&
       history_.back().json.GetString("role") == raw.GetString("role")) {
     RecordedItem& last = history_.back();
-    last = MakeRecordedItem(BundleMessages(last.json, raw), "", std::move(last.origin));
+    last = Numbered(MakeRecordedItem(BundleMessages(last.json, raw), "", std::move(last.origin)));
     return;
   }
   // Kept as recorded: compact JSON in source key order, the bytes the CLI sent.
-  history_.push_back(MakeRecordedItem(raw, "", std::move(origin)));
+  history_.push_back(Numbered(MakeRecordedItem(raw, "", std::move(origin))));
 }
 
 void Replayer::OnCompacted(const JsonValue& payload) {
@@ -288,6 +299,9 @@ void Replayer::OnCompacted(const JsonValue& payload) {
     }
   }
   history_ = std::move(next);
+  for (RecordedItem& item : history_) {
+    if (item.serial == 0) item.serial = ++last_serial_;  // copies of old items keep theirs
+  }
   history_at_request_ = history_.size();
   explainer_.NoteCompaction();
   compaction_pending_ = true;

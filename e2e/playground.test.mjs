@@ -201,8 +201,8 @@ test('playground flows in Chromium', { timeout: 240000 }, async (t) => {
       await send(page, 'After the compaction.');
       assert.equal(await page.locator('#chat .msg.assistant .text').last().textContent(), '[web] Mock reply to: After the compaction.');
       // The compaction released the `defer` tool freeze: the withdrawn tracker tools leave the
-      // array now, and that (earlier in the prompt than the rewritten history) is the reason.
-      assert.equal(await page.getAttribute('#request-report', 'data-break'), 'tools_changed');
+      // array now; the compaction is the cause, so the break is reported as the compaction's.
+      assert.equal(await page.getAttribute('#request-report', 'data-break'), 'history_rewritten_by_compaction');
       assert.ok(!(await page.textContent('#request-body')).includes('mcp__tracker__'));
       await tab(page, 'tab-cache');
       const bars = JSON.parse(await page.getAttribute('#chart-live figure', 'data-series')).length;

@@ -10,14 +10,15 @@ export async function main(): Promise<void> {
   const engine: AgentctxEngine = await createEngine({ wasmUrl: new URL('./agentctx.wasm', import.meta.url) });
   const version: string = engine.version();
   const viaCall: string = engine.call('version').version;
-  const echo = engine.call('config.echo', { session_id: 's' });
+  // config.echo is not a typed method (a diagnostic): its result is typed by the caller.
+  const echo = engine.call<{ version: string }>('config.echo', { session_id: 's' });
   const echoed: string = echo.version;
   const open: number = engine.stats().open_handles;
   const custom = engine.call<{ n: number }>('custom.method', { x: 1 });
   const n: number = custom.n;
   const raw: string = engine.callRaw('config.echo', '{}');
-  // @ts-expect-error config.echo takes an object
-  engine.call('config.echo', 42);
+  // @ts-expect-error mock.respond takes an object with endpoint and body
+  engine.call('mock.respond', 42);
   // @ts-expect-error unknown option
   await createEngine({ wasmPath: 'x' });
 

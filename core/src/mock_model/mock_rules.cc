@@ -101,6 +101,7 @@ JsonValue MessageItem(std::string_view h, std::string text) {
 }
 
 JsonValue CallItem(std::string_view h, std::size_t i, const MockCallRequest& call) {
+  std::string suffix = std::string(h.substr(0, 12)) + "_" + std::to_string(i);
   JsonValue arguments = JsonValue::Object();
   if (call.name == "apply_patch") {
     arguments.Set("patch", Str(call.content));
@@ -115,12 +116,11 @@ JsonValue CallItem(std::string_view h, std::size_t i, const MockCallRequest& cal
     arguments.Set("new_string", Str(call.new_string));
     if (call.replace_all) arguments.Set("replace_all", JsonValue::Bool(true));
   }
-  std::string suffix = std::string(h.substr(0, 12)) + "_" + std::to_string(i);
   JsonValue item = JsonValue::Object();
   item.Set("type", Str("function_call"));
   item.Set("id", Str("fc_" + suffix));
   item.Set("name", Str(call.name));
-  item.Set("arguments", JsonValue::String(ToJson(arguments)));
+  item.Set("arguments", JsonValue::String(call.raw ? call.content : ToJson(arguments)));
   item.Set("call_id", Str("call_" + suffix));
   return item;
 }

@@ -124,46 +124,67 @@ TEST(MockModel, SpecExampleBodyExactStream) {
                         R"(","role":"assistant","content":[{"type":"output_text","text":)"
                         R"("Mock reply to: hi"}]})";
   std::uint64_t output_tokens = Tok(reasoning) + Tok(message);
-  std::string expected =
-      "event: response.created\ndata: "
-      R"({"type":"response.created","response":{"id":"resp_)" +
-      h12 +
-      "\"}}\n\n"
-      "event: response.output_item.added\ndata: "
-      R"({"type":"response.output_item.added","output_index":0,"item":{"type":"reasoning","id":"rs_)" +
-      h12 + R"(","summary":[],"encrypted_content":"mockenc_)" + h +
-      "\"}}\n\n"
-      "event: response.reasoning_summary_text.delta\ndata: "
-      R"({"type":"response.reasoning_summary_text.delta","item_id":"rs_)" +
-      h12 +
-      R"(","output_index":0,"summary_index":0,"delta":"Mock plan: reply"})"
-      "\n\n"
-      "event: response.output_item.done\ndata: "
-      R"({"type":"response.output_item.done","output_index":0,"item":)" +
-      reasoning +
-      "}\n\n"
-      "event: response.output_item.added\ndata: "
-      R"({"type":"response.output_item.added","output_index":1,"item":{"type":"message","id":"msg_)" +
-      h12 +
-      R"(","role":"assistant","content":[]}})"
-      "\n\n"
-      "event: response.output_text.delta\ndata: "
-      R"({"type":"response.output_text.delta","item_id":"msg_)" +
-      h12 +
-      R"(","output_index":1,"content_index":0,"delta":"Mock reply to: hi"})"
-      "\n\n"
-      "event: response.output_item.done\ndata: "
-      R"({"type":"response.output_item.done","output_index":1,"item":)" +
-      message +
-      "}\n\n"
-      "event: response.completed\ndata: "
-      R"({"type":"response.completed","response":{"id":"resp_)" +
-      h12 +
-      R"(","usage":{"input_tokens":176,"input_tokens_details":{"cached_tokens":0},)"
-      R"("output_tokens":)" +
+  const std::string rs = "rs_" + h12;
+  const std::string msg = "msg_" + h12;
+  // A full response object (issue 14): output and usage filled in only when completed.
+  auto response = [&](std::string_view status, std::string output, std::string usage) {
+    return R"({"id":"resp_)" + h12 + R"(","object":"response","created_at":0,"status":")" +
+           std::string(status) + R"(","error":null,"incomplete_details":null,"model":"mock-1",)" +
+           R"("output":)" + output + R"(,"usage":)" + usage + "}";
+  };
+  int seq = 0;
+  auto event = [&](std::string_view type, std::string rest) {
+    return "event: " + std::string(type) + "\ndata: {\"type\":\"" + std::string(type) +
+           "\",\"sequence_number\":" + std::to_string(seq++) + rest + "}\n\n";
+  };
+  const std::string usage =
+      R"({"input_tokens":176,"input_tokens_details":{"cached_tokens":0},"output_tokens":)" +
       std::to_string(output_tokens) + R"(,"output_tokens_details":{"reasoning_tokens":)" +
       std::to_string(Tok(reasoning)) + R"(},"total_tokens":)" +
-      std::to_string(176 + output_tokens) + "}}}\n\n";
+      std::to_string(176 + output_tokens) + "}";
+  std::string expected;
+  expected += event("response.created", ",\"response\":" + response("in_progress", "[]", "null"));
+  expected +=
+      event("response.in_progress", ",\"response\":" + response("in_progress", "[]", "null"));
+  expected += event("response.output_item.added",
+                    R"(,"output_index":0,"item":{"type":"reasoning","id":")" + rs +
+                        R"(","summary":[],"encrypted_content":"mockenc_)" + h + "\"}");
+  expected +=
+      event("response.reasoning_summary_part.added",
+            R"(,"item_id":")" + rs +
+                R"(","output_index":0,"summary_index":0,"part":{"type":"summary_text","text":""})");
+  expected += event("response.reasoning_summary_text.delta",
+                    R"(,"item_id":")" + rs +
+                        R"(","output_index":0,"summary_index":0,"delta":"Mock plan: reply")");
+  expected += event(
+      "response.reasoning_summary_text.done",
+      R"(,"item_id":")" + rs + R"(","output_index":0,"summary_index":0,"text":"Mock plan: reply")");
+  expected += event(
+      "response.reasoning_summary_part.done",
+      R"(,"item_id":")" + rs +
+          R"(","output_index":0,"summary_index":0,"part":{"type":"summary_text","text":"Mock plan: reply"})");
+  expected += event("response.output_item.done", R"(,"output_index":0,"item":)" + reasoning);
+  expected +=
+      event("response.output_item.added", R"(,"output_index":1,"item":{"type":"message","id":")" +
+                                              msg + R"(","role":"assistant","content":[]})");
+  expected += event(
+      "response.content_part.added",
+      R"(,"item_id":")" + msg +
+          R"(","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":""})");
+  expected += event("response.output_text.delta",
+                    R"(,"item_id":")" + msg +
+                        R"(","output_index":1,"content_index":0,"delta":"Mock reply to: hi")");
+  expected += event("response.output_text.done",
+                    R"(,"item_id":")" + msg +
+                        R"(","output_index":1,"content_index":0,"text":"Mock reply to: hi")");
+  expected += event(
+      "response.content_part.done",
+      R"(,"item_id":")" + msg +
+          R"(","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":"Mock reply to: hi"})");
+  expected += event("response.output_item.done", R"(,"output_index":1,"item":)" + message);
+  expected +=
+      event("response.completed",
+            ",\"response\":" + response("completed", "[" + reasoning + "," + message + "]", usage));
   EXPECT_EQ(*sse, expected);
 }
 
@@ -193,7 +214,7 @@ TEST(MockModel, ReadsReferencedFilesWithBuiltins) {
   int deltas = 0;
   for (const SseEvent& e : events) deltas += e.type.find(".delta") != std::string::npos;
   EXPECT_EQ(deltas, 2);
-  EXPECT_EQ(events.size(), 1u + 3u * 2u + 2u + 1u);
+  EXPECT_EQ(events.size(), 2u + 7u + 2u * 2u + 1u);  // lifecycle, reasoning, 2 calls, completed
 }
 
 TEST(MockModel, SummarisesToolOutputs) {
@@ -442,15 +463,14 @@ TEST(MockModel, MockFailOnceThenRetrySucceeds) {
   std::string h12 = Sha1Hex(body).substr(0, 12);
   auto first = mock.Handle("responses", body, 0);
   ASSERT_TRUE(first.has_value());
-  EXPECT_EQ(*first,
-            "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":"
-            "\"resp_" +
-                h12 +
-                "\"}}\n\nevent: response.failed\ndata: {\"type\":\"response.failed\","
-                "\"response\":{\"id\":\"resp_" +
-                h12 +
-                "\",\"error\":{\"code\":\"server_error\",\"message\":\"Mock failure: "
-                "server_error. Please try again in 1s.\"}}}\n\n");
+  std::vector<SseEvent> failed = ParseSse(*first);
+  ASSERT_EQ(failed.size(), 3u);  // created, in_progress, failed
+  EXPECT_EQ(failed[2].type, "response.failed");
+  EXPECT_EQ(failed[2].data.Find("response")->GetString("id"), "resp_" + h12);
+  EXPECT_EQ(failed[2].data.Find("response")->GetString("status"), "failed");
+  EXPECT_EQ(
+      ToJson(*failed[2].data.Find("response")->Find("error")),
+      R"({"code":"server_error","message":"Mock failure: server_error. Please try again in 1s."})");
   auto retry = mock.Handle("responses", body, 1000);
   ASSERT_TRUE(retry.has_value());
   std::vector<SseEvent> events = ParseSse(*retry);
@@ -469,9 +489,9 @@ TEST(MockModel, MockFailAlwaysFails) {
     auto sse = mock.Handle("responses", body, i);
     ASSERT_TRUE(sse.has_value());
     std::vector<SseEvent> events = ParseSse(*sse);
-    ASSERT_EQ(events.size(), 2u);
-    EXPECT_EQ(events[1].type, "response.failed");
-    EXPECT_EQ(ToJson(*events[1].data.Find("response")->Find("error")),
+    ASSERT_EQ(events.size(), 3u);
+    EXPECT_EQ(events[2].type, "response.failed");
+    EXPECT_EQ(ToJson(*events[2].data.Find("response")->Find("error")),
               R"({"code":"rate_limit_exceeded","message":"Mock failure: rate_limit_exceeded. )"
               R"(Please try again in 1s."})");
   }
@@ -482,8 +502,9 @@ TEST(MockModel, MockFailAlwaysFails) {
 TEST(MockModel, SameBodyTwiceDiffersOnlyInCachedTokens) {
   MockModel mock;
   std::string body = Body({UserMsg(std::string(6000, 'q') + " see notes.md")}, "[]");
+  // Within the same second: created_at (whole seconds of now_ms) is the same too.
   auto first = mock.Handle("responses", body, 0);
-  auto second = mock.Handle("responses", body, 5000);
+  auto second = mock.Handle("responses", body, 999);
   ASSERT_TRUE(first.has_value());
   ASSERT_TRUE(second.has_value());
   std::vector<SseEvent> a = ParseSse(*first);
@@ -590,16 +611,93 @@ TEST(MockModel, BadInputIsAnErrorAndChangesNothing) {
 TEST(MockModel, OddButValidBodies) {
   MockModel mock;
   // No input at all, no user message, odd items: still a reply.
-  auto empty = mock.Handle("responses", "{}", 0);
+  auto empty = mock.Handle("responses", R"({"stream":true})", 0);
   ASSERT_TRUE(empty.has_value());
   EXPECT_EQ(ReplyText(*empty), "Mock reply to: ");
-  auto odd = mock.Handle("responses", R"({"input":[1,"x",null,{"type":"message"}]})", 0);
+  auto odd =
+      mock.Handle("responses", R"({"stream":true,"input":[1,"x",null,{"type":"message"}]})", 0);
   ASSERT_TRUE(odd.has_value());
   EXPECT_EQ(ReplyText(*odd), "Mock reply to: ");
   // Outputs with no user message before them are summarised.
-  auto orphan = mock.Handle("responses", "{\"input\":[" + Output("zz", "hello") + "]}", 0);
+  auto orphan =
+      mock.Handle("responses", "{\"stream\":true,\"input\":[" + Output("zz", "hello") + "]}", 0);
   ASSERT_TRUE(orphan.has_value());
   EXPECT_EQ(ReplyText(*orphan), "tool returned 5 bytes.");
+}
+
+// Issue 14: without `stream:true` (false or absent, the API's default) the answer is the one
+// completed response object; ids, text and usage are those of the stream.
+TEST(MockModel, NonStreamingAnswersOneResponseObject) {
+  MockModel mock;
+  std::string streamed = Body({UserMsg("hello")}, "[]");
+  std::string plain = streamed;
+  plain.replace(plain.find("\"stream\":true"), 13, "\"stream\":false");
+  auto sse = mock.Handle("responses", streamed, 3000);
+  auto json = mock.Handle("responses", plain, 3000);
+  ASSERT_TRUE(sse.has_value());
+  ASSERT_TRUE(json.has_value());
+  auto response = ParseJson(*json);
+  ASSERT_TRUE(response.has_value()) << *json;
+  EXPECT_EQ(response->GetString("object"), "response");
+  EXPECT_EQ(response->GetString("status"), "completed");
+  EXPECT_EQ(response->GetInt("created_at"), 3);
+  EXPECT_EQ(response->GetString("id"), "resp_" + Sha1Hex(plain).substr(0, 12));
+  const JsonValue& output = *response->Find("output");
+  ASSERT_EQ(output.items().size(), 2u);
+  EXPECT_EQ(MessageTexts(output.items()[1], "output_text").front(), "Mock reply to: hello");
+  EXPECT_EQ(ToJson(*response->Find("usage")), ToJson(Usage(ParseSse(*sse))));
+  // A failure directive: a failed response object.
+  auto failed = mock.Handle("responses", R"({"input":"#mock-fail:server_error"})", 0);
+  ASSERT_TRUE(failed.has_value());
+  auto f = ParseJson(*failed);
+  EXPECT_EQ(f->GetString("status"), "failed");
+  EXPECT_EQ(f->Find("error")->GetString("code"), "server_error");
+  // `stream` must be a boolean.
+  auto bad = mock.Handle("responses", R"({"stream":"yes"})", 0);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().message, "request body: stream must be a boolean");
+}
+
+// Issue 14: the API's shorthand — a string input, {role, content} messages — reads like the
+// long form (ids still hash the bytes as sent).
+TEST(MockModel, StringInputAndEasyMessages) {
+  MockModel mock;
+  auto text = mock.Handle("responses", R"({"model":"m","input":"Please read README.md"})", 0);
+  ASSERT_TRUE(text.has_value());
+  auto r = ParseJson(*text);
+  EXPECT_EQ(r->GetString("status"), "completed");
+  ASSERT_EQ(r->Find("output")->items().size(), 2u);  // a reply: no read_file in `tools`
+  EXPECT_EQ(MessageTexts(r->Find("output")->items()[1], "output_text").front(),
+            "Mock reply to: Please read README.md");
+  auto easy = mock.Handle(
+      "responses",
+      R"({"stream":true,"input":[{"role":"user","content":"first"},{"role":"assistant","content":"ok"},)"
+      R"({"role":"user","content":[{"type":"input_text","text":"second"}]}]})",
+      0);
+  ASSERT_TRUE(easy.has_value());
+  EXPECT_EQ(ReplyText(*easy), "Mock reply to: second");
+  auto bad = mock.Handle("responses", R"({"input":5})", 0);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().message, "request body: input must be a string or an array");
+}
+
+// Issue 14: `#mock-call:<tool>=<arguments>` calls any advertised tool (the playground's
+// pretend MCP server included) with the arguments verbatim.
+TEST(MockModel, MockCallReachesHostTools) {
+  MockModel mock;
+  std::string tools = R"([{"type":"function","name":"mcp__tracker__search_issues"}])";
+  std::string body = Body({UserMsg("#mock-call:mcp__tracker__search_issues={\"query\":\"cache\"}\n"
+                                   "#mock-call:nope={}\n#mock-call: mcp__tracker__search_issues")},
+                          tools);
+  auto sse = mock.Handle("responses", body, 0);
+  ASSERT_TRUE(sse.has_value());
+  std::vector<std::string> items = DoneItems(*sse);
+  ASSERT_EQ(items.size(), 3u);  // reasoning + 2 calls (`nope` is not advertised)
+  EXPECT_NE(
+      items[1].find(R"("name":"mcp__tracker__search_issues","arguments":"{\"query\":\"cache\"}")"),
+      std::string::npos)
+      << items[1];
+  EXPECT_NE(items[2].find(R"("arguments":"{}")"), std::string::npos) << items[2];
 }
 
 }  // namespace

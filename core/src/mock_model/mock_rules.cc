@@ -242,7 +242,11 @@ std::string ToolOutputLines(const std::vector<JsonValue>& input, std::size_t tai
       if (text.compare(0, prefix.size(), prefix) == 0) failed = true;
     }
     if (failed) {
-      lines.push_back(name + " failed: " + std::string(FirstLine(text, std::string::npos)));
+      // `<tool> failed: <first line>`, unless the line already names the tool (`read_file
+      // failed: …`, `write_file refused: …`): then the line as it is, never said twice.
+      std::string_view first = FirstLine(text, std::string::npos);
+      bool names_tool = first.substr(0, name.size() + 1) == name + " ";
+      lines.push_back(names_tool ? std::string(first) : name + " failed: " + std::string(first));
       continue;
     }
     bool builtin_call = call != nullptr && call->GetString("type") == "function_call";

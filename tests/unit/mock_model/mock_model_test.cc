@@ -260,11 +260,11 @@ TEST(MockModel, ToolOutputLinesForEveryKind) {
   EXPECT_EQ(ReplyText(*sse),
             "Listed .: 4 entries.\n"
             "Wrote out.txt.\n"
-            "read_file failed: read_file failed: not_found: /repo/missing\n"
+            "read_file failed: not_found: /repo/missing\n"
             "mcp__git__status returned 20 bytes.\n"
             "nope failed: unsupported call: nope\n"
             "read_file failed: aborted\n"
-            "write_file failed: write_file refused: sandbox_mode is read-only\n"
+            "write_file refused: sandbox_mode is read-only\n"
             "Read e.txt: 0 lines.");
 }
 
@@ -339,8 +339,8 @@ TEST(MockModel, AgentGradeToolDirectivesAndSummaries) {
             "Found 2 matches for TODO.\n"
             "Found 1 file for *.rs.\n"
             "Found 0 matches for x.\n"
-            "edit_file failed: edit_file failed: old_string was not found in /repo/a\n"
-            "apply_patch failed: apply_patch refused: sandbox_mode is read-only");
+            "edit_file failed: old_string was not found in /repo/a\n"
+            "apply_patch refused: sandbox_mode is read-only");
 }
 
 TEST(MockModel, PartOutputsAndCustomCalls) {

@@ -12,102 +12,26 @@
 #include "protocol/prompt_bytes.h"
 #include "support/sha1.h"
 #include "support/spec_bodies.h"
+#include "unit/mock_model/mock_test_support.h"
 
 namespace agentctx {
 namespace {
 
 using testing::kSpecExampleBody;
 
-// The built-in tool specs of SPEC §11, verbatim.
-constexpr std::string_view kBuiltinTools =
-    R"([{"type":"function","name":"read_file","description":"Reads a text file and returns numbered lines.","strict":false,"parameters":{"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of lines (default 2000).","minimum":1,"type":"integer"},"offset":{"description":"1-based first line (default 1).","minimum":1,"type":"integer"},"path":{"description":"Absolute path, or a path relative to the working directory.","type":"string"}},"required":["path"],"type":"object"}},)"
-    R"({"type":"function","name":"list_dir","description":"Lists a directory.","strict":false,"parameters":{"additionalProperties":false,"properties":{"depth":{"description":"Directory levels to list (default 1).","maximum":3,"minimum":1,"type":"integer"},"path":{"description":"Absolute path, or a path relative to the working directory.","type":"string"}},"required":["path"],"type":"object"}},)"
-    R"({"type":"function","name":"write_file","description":"Writes a UTF-8 text file, replacing it if it exists.","strict":false,"parameters":{"additionalProperties":false,"properties":{"content":{"description":"The complete new file content.","type":"string"},"path":{"description":"Absolute path, or a path relative to the working directory.","type":"string"}},"required":["path","content"],"type":"object"}}])";
-
-std::string UserMsg(std::string_view text) {
-  return R"({"type":"message","role":"user","content":[{"type":"input_text","text":)" +
-         JsonString(text) + "}]}";
-}
-std::string AssistantMsg(std::string_view text) {
-  return R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":)" +
-         JsonString(text) + "}]}";
-}
-std::string Call(std::string_view name, std::string_view arguments, std::string_view call_id) {
-  return R"({"type":"function_call","name":)" + JsonString(name) +
-         ",\"arguments\":" + JsonString(arguments) + ",\"call_id\":" + JsonString(call_id) + "}";
-}
-std::string Output(std::string_view call_id, std::string_view output) {
-  return R"({"type":"function_call_output","call_id":)" + JsonString(call_id) +
-         ",\"output\":" + JsonString(output) + "}";
-}
-std::string AgentsMd(std::string_view text) {
-  return UserMsg("# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\n" + std::string(text) +
-                 "\n</INSTRUCTIONS>");
-}
-
-std::string Body(const std::vector<std::string>& items, std::string_view tools = kBuiltinTools,
-                 std::string_view key = "s-1") {
-  std::string body =
-      R"({"model":"mock-1","instructions":"You are a helpful coding agent.","input":[)";
-  for (std::size_t i = 0; i < items.size(); ++i) body += (i ? "," : "") + items[i];
-  body += "],\"tools\":" + std::string(tools) +
-          R"(,"tool_choice":"auto","parallel_tool_calls":true,"reasoning":{},"store":false,)"
-          R"("stream":true,"include":["reasoning.encrypted_content"],"prompt_cache_key":)" +
-          JsonString(key) + "}";
-  return body;
-}
-
-struct SseEvent {
-  std::string type;
-  JsonValue data;
-};
-
-// Splits the mock's SSE text (which always uses `event:` + one `data:` line + blank line).
-std::vector<SseEvent> ParseSse(std::string_view sse) {
-  std::vector<SseEvent> events;
-  while (!sse.empty()) {
-    std::size_t end = sse.find("\n\n");
-    EXPECT_NE(end, std::string_view::npos);
-    if (end == std::string_view::npos) break;
-    std::string_view block = sse.substr(0, end);
-    sse.remove_prefix(end + 2);
-    std::size_t nl = block.find('\n');
-    EXPECT_EQ(block.substr(0, 7), "event: ");
-    EXPECT_EQ(block.substr(nl, 7), "\ndata: ");
-    auto data = ParseJson(block.substr(nl + 7));
-    EXPECT_TRUE(data.has_value());
-    std::string type(block.substr(7, nl - 7));
-    EXPECT_EQ(data->GetString("type"), type);
-    events.push_back({type, data.has_value() ? *data : JsonValue()});
-  }
-  return events;
-}
-
-// The `item`s of the output_item.done events, as compact JSON.
-std::vector<std::string> DoneItems(std::string_view sse) {
-  std::vector<std::string> out;
-  for (const SseEvent& e : ParseSse(sse)) {
-    if (e.type == "response.output_item.done") out.push_back(ToJson(*e.data.Find("item")));
-  }
-  return out;
-}
-
-const JsonValue& Usage(const std::vector<SseEvent>& events) {
-  return *events.back().data.Find("response")->Find("usage");
-}
-
-std::string ReplyText(std::string_view sse) {
-  for (const SseEvent& e : ParseSse(sse)) {
-    if (e.type != "response.output_item.done") continue;
-    const JsonValue& item = *e.data.Find("item");
-    if (item.GetString("type") == "message") {
-      return std::string(MessageTexts(item, "output_text").front());
-    }
-  }
-  return "<no message>";
-}
-
-std::uint64_t Tok(std::string_view bytes) { return (bytes.size() + 3) / 4; }
+using testing::AgentsMd;
+using testing::AssistantMsg;
+using testing::Body;
+using testing::Call;
+using testing::DoneItems;
+using testing::kBuiltinTools;
+using testing::Output;
+using testing::ParseSse;
+using testing::ReplyText;
+using testing::SseEvent;
+using testing::Tok;
+using testing::Usage;
+using testing::UserMsg;
 
 TEST(MockModel, SpecExampleBodyExactStream) {
   MockModel mock;
@@ -266,81 +190,6 @@ TEST(MockModel, ToolOutputLinesForEveryKind) {
             "read_file failed: aborted\n"
             "write_file refused: sandbox_mode is read-only\n"
             "Read e.txt: 0 lines.");
-}
-
-// Ours: directives for the agent-grade tools, and their summary lines.
-TEST(MockModel, AgentGradeToolDirectivesAndSummaries) {
-  MockModel mock;
-  std::string tools =
-      R"([{"type":"function","name":"edit_file"},{"type":"function","name":"apply_patch"},)"
-      R"({"type":"function","name":"grep"},{"type":"function","name":"glob"}])";
-  std::string u =
-      "#mock-edit:src/a.rs=old => x=>new\n#mock-grep:fn \\w+\n#mock-glob:**/*.rs and more\n"
-      "#mock-patch:\n*** Begin Patch\n*** Delete File: b.txt\n*** End Patch\nafter.md";
-  auto sse = mock.Handle("responses", Body({UserMsg(u)}, tools), 0);
-  ASSERT_TRUE(sse.has_value());
-  std::vector<std::string> items = DoneItems(*sse);
-  ASSERT_EQ(items.size(),
-            5u);  // reasoning + 4 calls (after.md would be a 5th: cut, and unadvertised)
-  EXPECT_NE(items[0].find("Mock plan: call edit_file, grep, glob, apply_patch\""),
-            std::string::npos);
-  EXPECT_NE(
-      items[1].find(
-          R"("arguments":"{\"path\":\"src/a.rs\",\"old_string\":\"old \",\"new_string\":\" x=>new\"}")"),
-      std::string::npos)
-      << items[1];
-  EXPECT_NE(items[2].find(R"("arguments":"{\"pattern\":\"fn \\\\w+\"}")"), std::string::npos)
-      << items[2];
-  EXPECT_NE(items[3].find(R"("arguments":"{\"pattern\":\"**/*.rs\"}")"), std::string::npos);
-  EXPECT_NE(
-      items[4].find(
-          R"("arguments":"{\"patch\":\"*** Begin Patch\\n*** Delete File: b.txt\\n*** End Patch\\n\"}")"),
-      std::string::npos)
-      << items[4];
-  // One-line patches read `\n` as a line break; #mock-edit-all sets replace_all.
-  auto one_line = mock.Handle(
-      "responses",
-      Body({UserMsg("#mock-patch:*** Begin Patch\\n*** Add File: n.txt\\n+hi\\n*** End Patch\n"
-                    "#mock-edit-all:a.txt=x=>y")},
-           tools),
-      0);
-  ASSERT_TRUE(one_line.has_value());
-  items = DoneItems(*one_line);
-  ASSERT_EQ(items.size(), 3u);
-  EXPECT_NE(
-      items[1].find(R"(\"patch\":\"*** Begin Patch\\n*** Add File: n.txt\\n+hi\\n*** End Patch\")"),
-      std::string::npos)
-      << items[1];
-  EXPECT_NE(items[2].find(R"(\"new_string\":\"y\",\"replace_all\":true})"), std::string::npos)
-      << items[2];
-
-  std::string body = Body({
-      UserMsg("go"),
-      Call("edit_file", R"({"path":"src/a.rs","old_string":"a","new_string":"b"})", "e1"),
-      Call("apply_patch", R"({"patch":"..."})", "e2"),
-      Call("grep", R"({"pattern":"TODO"})", "e3"),
-      Call("glob", R"({"pattern":"*.rs"})", "e4"),
-      Call("grep", R"({"pattern":"x"})", "e5"),
-      Call("edit_file", R"({"path":"a"})", "e6"),
-      Call("apply_patch", R"({"patch":"..."})", "e7"),
-      Output("e1", "Edited /repo/src/a.rs: replaced 1 occurrence (line 2)"),
-      Output("e2", "Applied patch:\nA /repo/n.txt\nM /repo/b.txt (moved from /repo/c.txt)"),
-      Output("e3", "/repo/a.rs:1: // TODO\n/repo/b.rs:12: TODO: x\n(skipped 1 binary file)"),
-      Output("e4", "/repo/a.rs"),
-      Output("e5", "No matches for x in /repo"),
-      Output("e6", "edit_file failed: old_string was not found in /repo/a"),
-      Output("e7", "apply_patch refused: sandbox_mode is read-only"),
-  });
-  auto summary = mock.Handle("responses", body, 0);
-  ASSERT_TRUE(summary.has_value());
-  EXPECT_EQ(ReplyText(*summary),
-            "Edited src/a.rs.\n"
-            "Patched 2 files.\n"
-            "Found 2 matches for TODO.\n"
-            "Found 1 file for *.rs.\n"
-            "Found 0 matches for x.\n"
-            "edit_file failed: old_string was not found in /repo/a\n"
-            "apply_patch refused: sandbox_mode is read-only");
 }
 
 TEST(MockModel, PartOutputsAndCustomCalls) {
@@ -623,81 +472,6 @@ TEST(MockModel, OddButValidBodies) {
       mock.Handle("responses", "{\"stream\":true,\"input\":[" + Output("zz", "hello") + "]}", 0);
   ASSERT_TRUE(orphan.has_value());
   EXPECT_EQ(ReplyText(*orphan), "tool returned 5 bytes.");
-}
-
-// Issue 14: without `stream:true` (false or absent, the API's default) the answer is the one
-// completed response object; ids, text and usage are those of the stream.
-TEST(MockModel, NonStreamingAnswersOneResponseObject) {
-  MockModel mock;
-  std::string streamed = Body({UserMsg("hello")}, "[]");
-  std::string plain = streamed;
-  plain.replace(plain.find("\"stream\":true"), 13, "\"stream\":false");
-  auto sse = mock.Handle("responses", streamed, 3000);
-  auto json = mock.Handle("responses", plain, 3000);
-  ASSERT_TRUE(sse.has_value());
-  ASSERT_TRUE(json.has_value());
-  auto response = ParseJson(*json);
-  ASSERT_TRUE(response.has_value()) << *json;
-  EXPECT_EQ(response->GetString("object"), "response");
-  EXPECT_EQ(response->GetString("status"), "completed");
-  EXPECT_EQ(response->GetInt("created_at"), 3);
-  EXPECT_EQ(response->GetString("id"), "resp_" + Sha1Hex(plain).substr(0, 12));
-  const JsonValue& output = *response->Find("output");
-  ASSERT_EQ(output.items().size(), 2u);
-  EXPECT_EQ(MessageTexts(output.items()[1], "output_text").front(), "Mock reply to: hello");
-  EXPECT_EQ(ToJson(*response->Find("usage")), ToJson(Usage(ParseSse(*sse))));
-  // A failure directive: a failed response object.
-  auto failed = mock.Handle("responses", R"({"input":"#mock-fail:server_error"})", 0);
-  ASSERT_TRUE(failed.has_value());
-  auto f = ParseJson(*failed);
-  EXPECT_EQ(f->GetString("status"), "failed");
-  EXPECT_EQ(f->Find("error")->GetString("code"), "server_error");
-  // `stream` must be a boolean.
-  auto bad = mock.Handle("responses", R"({"stream":"yes"})", 0);
-  ASSERT_FALSE(bad.has_value());
-  EXPECT_EQ(bad.error().message, "request body: stream must be a boolean");
-}
-
-// Issue 14: the API's shorthand — a string input, {role, content} messages — reads like the
-// long form (ids still hash the bytes as sent).
-TEST(MockModel, StringInputAndEasyMessages) {
-  MockModel mock;
-  auto text = mock.Handle("responses", R"({"model":"m","input":"Please read README.md"})", 0);
-  ASSERT_TRUE(text.has_value());
-  auto r = ParseJson(*text);
-  EXPECT_EQ(r->GetString("status"), "completed");
-  ASSERT_EQ(r->Find("output")->items().size(), 2u);  // a reply: no read_file in `tools`
-  EXPECT_EQ(MessageTexts(r->Find("output")->items()[1], "output_text").front(),
-            "Mock reply to: Please read README.md");
-  auto easy = mock.Handle(
-      "responses",
-      R"({"stream":true,"input":[{"role":"user","content":"first"},{"role":"assistant","content":"ok"},)"
-      R"({"role":"user","content":[{"type":"input_text","text":"second"}]}]})",
-      0);
-  ASSERT_TRUE(easy.has_value());
-  EXPECT_EQ(ReplyText(*easy), "Mock reply to: second");
-  auto bad = mock.Handle("responses", R"({"input":5})", 0);
-  ASSERT_FALSE(bad.has_value());
-  EXPECT_EQ(bad.error().message, "request body: input must be a string or an array");
-}
-
-// Issue 14: `#mock-call:<tool>=<arguments>` calls any advertised tool (the playground's
-// pretend MCP server included) with the arguments verbatim.
-TEST(MockModel, MockCallReachesHostTools) {
-  MockModel mock;
-  std::string tools = R"([{"type":"function","name":"mcp__tracker__search_issues"}])";
-  std::string body = Body({UserMsg("#mock-call:mcp__tracker__search_issues={\"query\":\"cache\"}\n"
-                                   "#mock-call:nope={}\n#mock-call: mcp__tracker__search_issues")},
-                          tools);
-  auto sse = mock.Handle("responses", body, 0);
-  ASSERT_TRUE(sse.has_value());
-  std::vector<std::string> items = DoneItems(*sse);
-  ASSERT_EQ(items.size(), 3u);  // reasoning + 2 calls (`nope` is not advertised)
-  EXPECT_NE(
-      items[1].find(R"("name":"mcp__tracker__search_issues","arguments":"{\"query\":\"cache\"}")"),
-      std::string::npos)
-      << items[1];
-  EXPECT_NE(items[2].find(R"("arguments":"{}")"), std::string::npos) << items[2];
 }
 
 }  // namespace

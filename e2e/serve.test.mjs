@@ -8,14 +8,19 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startServer } from '../scripts/serve.mjs';
+import { gunzipSync } from 'node:zlib';
 
-function get(port, path, method = 'GET') {
+import { acceptsGzip, startServer } from '../scripts/serve.mjs';
+
+function get(port, path, method = 'GET', headers = {}) {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'], body: Buffer.concat(chunks).toString() }));
+      res.on('end', () => resolve({
+        status: res.statusCode, type: res.headers['content-type'], encoding: res.headers['content-encoding'],
+        length: Number(res.headers['content-length']), raw: Buffer.concat(chunks), body: Buffer.concat(chunks).toString(),
+      }));
     });
     req.on('error', reject);
     req.end();
@@ -69,4 +74,46 @@ test('serve.mjs: mounts, MIME types, favicon, methods, traversal', { timeout: 30
     await server?.close();
     rmSync(tmp, { recursive: true, force: true });
   }
+});
+
+test('serve.mjs: gzip for clients that accept it (npm start sends agentctx.wasm compressed)', { timeout: 30000 }, async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'agentctx-serve-gz-'));
+  let server;
+  try {
+    const pkg = join(tmp, 'pkg');
+    mkdirSync(pkg);
+    mkdirSync(join(tmp, 'web'));
+    const wasm = Buffer.alloc(64 * 1024, 7); // compresses well
+    writeFileSync(join(pkg, 'agentctx.wasm'), wasm);
+    writeFileSync(join(tmp, 'web', 'logo.png'), Buffer.from([137, 80, 78, 71]));
+    server = await startServer({ port: 0, webRoot: join(tmp, 'web'), packageRoot: pkg });
+    const gz = await get(server.port, '/agentctx/agentctx.wasm', 'GET', { 'accept-encoding': 'br, gzip' });
+    assert.equal(gz.status, 200);
+    assert.equal(gz.encoding, 'gzip');
+    assert.equal(gz.type, 'application/wasm');
+    assert.ok(gz.raw.length < wasm.length / 10, `${gz.raw.length} bytes`);
+    assert.equal(gz.length, gz.raw.length);
+    assert.deepEqual(gunzipSync(gz.raw), wasm);
+    // The cached copy is served again; without gzip (or with q=0) the bytes go as they are.
+    assert.deepEqual(gunzipSync((await get(server.port, '/agentctx/agentctx.wasm', 'GET', { 'accept-encoding': 'gzip' })).raw), wasm);
+    for (const headers of [{}, { 'accept-encoding': 'gzip;q=0' }, { 'accept-encoding': 'identity' }]) {
+      const plain = await get(server.port, '/agentctx/agentctx.wasm', 'GET', headers);
+      assert.equal(plain.encoding, undefined, JSON.stringify(headers));
+      assert.deepEqual(plain.raw, wasm);
+    }
+    // Already-compressed formats are never gzipped.
+    assert.equal((await get(server.port, '/logo.png', 'GET', { 'accept-encoding': 'gzip' })).encoding, undefined);
+  } finally {
+    await server?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('acceptsGzip parses Accept-Encoding', () => {
+  assert.equal(acceptsGzip('gzip, deflate, br'), true);
+  assert.equal(acceptsGzip('*'), true);
+  assert.equal(acceptsGzip('GZIP;q=0.5'), true);
+  assert.equal(acceptsGzip('gzip;q=0'), false);
+  assert.equal(acceptsGzip('br'), false);
+  assert.equal(acceptsGzip(undefined), false);
 });

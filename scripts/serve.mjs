@@ -4,10 +4,13 @@
 // "/agentctx/". Binds 127.0.0.1 only; PORT env (default 0 = a random free port); prints the URL.
 // Rules: GET/HEAD only; .wasm -> application/wasm, .mjs/.js -> text/javascript; /favicon.ico
 // -> 204 (no console 404); no path traversal (decoded segments "..", "\", NUL are refused and
-// the resolved path must stay under its root); no caching (a dev server).
+// the resolved path must stay under its root); no caching (a dev server). Text and .wasm files
+// are sent gzip-compressed to clients that accept it (agentctx.wasm: ~290 KB instead of ~820
+// KB), compressed once per file version.
 //   node scripts/serve.mjs            or   import { startServer } from './serve.mjs'
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +31,19 @@ const MIME = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
 };
+
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.wasm', '.ts', '.md', '.txt', '.svg']);
+
+/** True when an Accept-Encoding header allows gzip (`gzip` or `*`, not with q=0). */
+export function acceptsGzip(header) {
+  for (const part of String(header ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';').map((x) => x.trim());
+    if (name !== 'gzip' && name !== '*') continue;
+    const q = params.find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}
 
 // URL prefix -> directory; the longest matching prefix wins.
 function mounts(webRoot, packageRoot) {
@@ -67,6 +83,14 @@ function send(res, status, body = '', type = 'text/plain; charset=utf-8') {
  */
 export async function startServer({ port = 0, webRoot = join(repo, 'web'), packageRoot = join(repo, 'wasm/dist') } = {}) {
   const table = mounts(resolve(webRoot), resolve(packageRoot));
+  const gzipped = new Map(); // file -> {mtimeMs, size, data}
+  const compressed = (file, info, body) => {
+    const hit = gzipped.get(file);
+    if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit.data;
+    const data = gzipSync(body);
+    gzipped.set(file, { mtimeMs: info.mtimeMs, size: info.size, data });
+    return data;
+  };
   const server = createServer(async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed\n');
     const urlPath = (req.url ?? '/').split('?')[0].split('#')[0];
@@ -75,13 +99,22 @@ export async function startServer({ port = 0, webRoot = join(repo, 'web'), packa
     if (file === null) return send(res, 404, 'not found\n');
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
-      res.writeHead(200, {
+      const info = await stat(file);
+      let body = await readFile(file);
+      const headers = {
         'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
-        'Content-Length': body.length,
         'Cache-Control': 'no-store',
         'X-Content-Type-Options': 'nosniff',
-      });
+      };
+      if (COMPRESSIBLE.has(extname(file))) {
+        headers['Vary'] = 'Accept-Encoding';
+        if (acceptsGzip(req.headers['accept-encoding'])) {
+          body = compressed(file, info, body);
+          headers['Content-Encoding'] = 'gzip';
+        }
+      }
+      headers['Content-Length'] = body.length;
+      res.writeHead(200, headers);
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {
       send(res, 404, 'not found\n');

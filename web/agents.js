@@ -10,6 +10,7 @@ import { $, el, facts } from './util.js';
 
 let app;
 let inspect = null;
+let answeredEdit = 0; // the `seq` of the newest edit the "why" answer has switched to
 
 const CACHE_WORDS = {
   none: 'none yet',
@@ -85,8 +86,14 @@ function renderWhy() {
   const select = $('agents-file');
   const files = app.fs.paths().filter(isAgentsFile);
   const previous = select.value;
-  const lastEdited = [...app.edits.entries()].sort((a, b) => b[1].time - a[1].time)[0]?.[0];
-  const chosen = files.includes(previous) ? previous : (lastEdited ?? files.find((f) => f.endsWith('/api/AGENTS.md')) ?? files[0]);
+  const [lastEdited, last] = [...app.edits.entries()].sort((a, b) => b[1].seq - a[1].seq)[0] ?? [];
+  // A new edit (by the user or the model) moves the answer to that file; otherwise the file the
+  // user picked stays.
+  let chosen = files.includes(previous) ? previous : (files.find((f) => f.endsWith('/api/AGENTS.md')) ?? files[0]);
+  if (last !== undefined && last.seq > answeredEdit && files.includes(lastEdited)) {
+    chosen = lastEdited;
+    answeredEdit = last.seq;
+  }
   select.replaceChildren(...files.map((f) => el('option', { value: f }, f)));
   if (chosen) select.value = chosen;
   const box = $('agents-why');

@@ -64,7 +64,9 @@ export function init(appState) {
   app.on('reset', () => {
     log.replaceChildren(el('li', { class: 'note intro' },
       'The offline mock model reads the files you name (“Please read src/main.rs”), lists with #mock-list:<dir>, ',
-      'writes with #mock-write:<path>=<text>, and fails on request with #mock-fail-once:rate_limit_exceeded ',
+      'writes with #mock-write:<path>=<text>, edits with #mock-edit:<path>=<old>=><new>, patches with #mock-patch: ',
+      '(the patch on the next lines), searches with #mock-grep:<regex> and #mock-glob:<pattern>, calls any tool with ',
+      '#mock-call:<tool>=<JSON>, and fails on request with #mock-fail-once:rate_limit_exceeded ',
       '(retried after a backoff). AGENTS.md lines like “reply prefix: X” shape its answers.'));
     bubbles.clear();
     calls.clear();

@@ -96,4 +96,7 @@ export const EXAMPLES = [
   'Please read src/main.rs and src/routes.rs and tell me how routing works.',
   'List the files here. #mock-list:.',
   'What should I run before committing?',
+  'Where is the router set up? #mock-grep:fn \\w+\\(',
+  '#mock-edit:src/routes.rs=/health=>/healthz',
+  '#mock-call:mcp__tracker__search_issues={"query":"health"}',
 ];

@@ -4,7 +4,8 @@
 // (offline, default) or OpenAI's Responses API when an API key is typed in. The key lives only
 // in memory (`app.apiKey` and the password field): never in storage, never in rollouts (they
 // hold engine output only), never in a URL.
-// Panels subscribe to topics: files, config, request, usage, turn, rollout, reset, busy.
+// Panels subscribe to topics: files, config, request, usage, turn, rollout, reset, busy,
+// tool-output (a tool call's output was recorded: the model may have changed files).
 import {
   AgentctxError, createEngine, createMemoryFileSystem, mockModelClient, openAIResponsesClient, runTurn,
 } from 'agentctx';
@@ -92,6 +93,10 @@ const app = {
       }
       this.emit('usage', event);
       this.emit('request', request);
+    } else if (event.type === 'item_done' && event.origin === 'tool') {
+      chat.onEvent(event);
+      this.emit('tool-output', event.item);
+      return;
     } else if (event.type === 'compaction' && event.phase === 'completed') {
       this.compactions += 1;
       this.pendingCompaction = true;

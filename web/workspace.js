@@ -3,10 +3,15 @@
 // FileSystem from the package) and an editor to add, edit and delete files. Edits go straight
 // to the FileSystem — exactly what the engine will stat and read at its next step; AGENTS.md
 // edits are remembered so the AGENTS.md panel can say whether the model has seen them.
+// The model changes the same FileSystem (write_file, edit_file, apply_patch): after every tool
+// output the tree is redrawn, the open file is reloaded unless it has unsaved changes, and
+// AGENTS files the model changed count as edits too.
 import { $, el } from './util.js';
 
 let app;
 let selected = null;
+let loadedText = ''; // the open file's text as last loaded or saved (to spot unsaved changes)
+const agentsTexts = new Map(); // AGENTS file -> text last seen, to notice changes by the model
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -62,10 +67,40 @@ function render() {
   $('dir-list').replaceChildren(...[...dirs].sort().map((d) => el('option', { value: d })));
 }
 
+/** Remembers every AGENTS file's text; returns the files whose text changed since last time. */
+function agentsChanges() {
+  const changed = [];
+  const now = new Map(app.fs.paths().filter(isAgentsFile).map((p) => [p, readText(app.fs, p)]));
+  for (const [path, text] of now) {
+    if (agentsTexts.has(path) && agentsTexts.get(path) !== text) changed.push(path);
+  }
+  for (const path of agentsTexts.keys()) if (!now.has(path)) changed.push(path);
+  agentsTexts.clear();
+  for (const [path, text] of now) agentsTexts.set(path, text);
+  return changed;
+}
+
+/** After the model may have changed files: redraw, reload the open file, note AGENTS edits. */
+function refreshFromModel() {
+  for (const path of agentsChanges()) noteEdit(path);
+  if (selected !== null && $('file-content').value === loadedText) {
+    const text = readText(app.fs, selected);
+    if (text === null) {
+      $('file-note').textContent = `${selected} was deleted by the model.`;
+    } else if (text !== loadedText) {
+      $('file-content').value = text;
+      loadedText = text;
+      $('file-note').textContent = `${selected} was changed by the model.`;
+    }
+  }
+  render();
+}
+
 function open(path) {
   selected = path;
   $('file-path').value = path;
-  $('file-content').value = readText(app.fs, path) ?? '';
+  loadedText = readText(app.fs, path) ?? '';
+  $('file-content').value = loadedText;
   $('file-note').textContent = '';
   render();
   // Keep the open file visible inside the tree box (never scroll the page).
@@ -74,8 +109,10 @@ function open(path) {
   if (current) tree.scrollTop = Math.max(0, current.offsetTop - tree.clientHeight / 2);
 }
 
+let editCounter = 0;
 function noteEdit(path) {
-  if (isAgentsFile(path)) app.edits.set(path, { time: Date.now(), request: app.requests.length });
+  // `seq` orders edits made within the same millisecond (a save, then the model's write).
+  if (isAgentsFile(path)) app.edits.set(path, { time: Date.now(), seq: ++editCounter, request: app.requests.length });
 }
 
 function save() {
@@ -86,7 +123,9 @@ function save() {
     return;
   }
   noteEdit(path);
+  agentsChanges(); // this edit is already noted
   selected = path;
+  loadedText = $('file-content').value;
   $('file-note').textContent = `Saved ${path}. The engine sees it at its next step${isAgentsFile(path) ? ' (if the AGENTS.md refresh notices it — see the AGENTS.md view)' : ''}.`;
   render();
   app.emit('files', path);
@@ -99,7 +138,9 @@ function remove() {
     return;
   }
   noteEdit(path);
+  agentsChanges();
   selected = null;
+  loadedText = '';
   $('file-path').value = '';
   $('file-content').value = '';
   $('file-note').textContent = `Deleted ${path}.`;
@@ -122,6 +163,9 @@ export function init(appState) {
     render();
   });
   $('file-delete').addEventListener('click', remove);
+  app.on('tool-output', refreshFromModel);
+  app.on('turn', refreshFromModel);
+  agentsChanges();
   render();
   open('/repo/services/api/AGENTS.md');
 }

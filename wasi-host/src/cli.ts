@@ -15,7 +15,9 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import { AGENTS_REFRESH, APPROVAL_POLICIES, HostInputError, SANDBOX_MODES } from './config.js';
+import {
+  AGENTS_REFRESH, APPROVAL_POLICIES, HostInputError, SANDBOX_MODES, guestCwd, isObject, readConfigFile,
+} from './config.js';
 import type { CliOptions, GuestLoader, ReplayFlags } from './commands.js';
 import type { GuestOptions, WasiGuest } from './guest.js';
 
@@ -42,6 +44,8 @@ interface OptionDoc {
   type: 'string' | 'boolean';
   short?: string;
   arg?: string;
+  /** The value is optional and given as --name=VALUE; bare --name means `bare` (--trust). */
+  optional?: { bare: string };
   help: string;
 }
 
@@ -51,7 +55,7 @@ const OPTIONS: OptionDoc[] = [
   { name: 'home', type: 'string', arg: 'DIR', help: 'agentctx home, mounted as /state: global AGENTS.md and rollouts in sessions/ (default: $AGENTCTX_HOME, else ~/.agentctx)' },
   { name: 'config', type: 'string', arg: 'FILE.json', help: 'engine config keys (SPEC §2.2), merged under the flags' },
   { name: 'writable', type: 'boolean', help: 'let the engine write below /workspace (default: read-only; sandbox defaults to workspace-write)' },
-  { name: 'trust', type: 'boolean', help: 'trust the workspace: read its project AGENTS.md files (default: untrusted, only the global one)' },
+  { name: 'trust', type: 'string', arg: 'trusted|untrusted', optional: { bare: 'trusted' }, help: 'trust the workspace: read its project AGENTS.md files; --trust=untrusted overrides a --config file (default: untrusted, only the global one)' },
   { name: 'sandbox', type: 'string', arg: 'MODE', help: `sandbox policy: ${SANDBOX_MODES.join(', ')} (default: read-only, or workspace-write with --writable)` },
   { name: 'approval', type: 'string', arg: 'POLICY', help: `approval policy: ${APPROVAL_POLICIES.join(', ')} (default: on-request)` },
   { name: 'agents-refresh', type: 'string', arg: 'MODE', help: `AGENTS.md refresh: ${AGENTS_REFRESH.join(', ')} (default: selection)` },
@@ -86,6 +90,8 @@ interface Command {
   name: string;
   usage: string;
   summary: string;
+  /** Most positional arguments after the command name (a PROMPT is one argument: quote it). */
+  maxArgs: number;
   options: OptionName[];
   run: (args: string[], options: CliOptions) => Promise<number>;
 }
@@ -94,32 +100,32 @@ class UsageError extends Error {}
 
 const COMMANDS: Command[] = [
   {
-    name: 'run', usage: 'run [OPTIONS] PROMPT', summary: 'one turn against the model; --interactive for a REPL, --script FILE.jsonl for a scripted session',
+    name: 'run', maxArgs: 1, usage: 'run [OPTIONS] PROMPT', summary: 'one turn against the model; --interactive for a REPL, --script FILE.jsonl for a scripted session',
     options: [...SESSION_OPTIONS, ...TURN_OPTIONS, 'script'],
     run: async (a, o) => (await loadCommands()).runCommand(a, o, loadGuest),
   },
   {
-    name: 'resume', usage: 'resume FILE.jsonl [PROMPT]', summary: 'continue a session from its rollout (a REPL without PROMPT)',
+    name: 'resume', maxArgs: 2, usage: 'resume FILE.jsonl [PROMPT]', summary: 'continue a session from its rollout (a REPL without PROMPT)',
     options: [...SESSION_OPTIONS, ...TURN_OPTIONS],
     run: async (a, o) => (await loadCommands()).resumeCommand(a, o, loadGuest),
   },
   {
-    name: 'inspect', usage: 'inspect [OPTIONS] [PROMPT]', summary: 'print the next request body, the AGENTS.md text or the world state, without calling a model',
+    name: 'inspect', maxArgs: 1, usage: 'inspect [OPTIONS] [PROMPT]', summary: 'print the next request body, the AGENTS.md text or the world state, without calling a model',
     options: ['workspace', 'cwd', 'home', 'config', 'writable', 'trust', 'sandbox', 'approval', 'agents-refresh', 'model', 'json', 'format'],
     run: async (a, o) => (await loadCommands()).inspectCommand(a, o, loadGuest),
   },
   {
-    name: 'replay', usage: 'replay FILE.jsonl', summary: 'prompt-cache replay of an agentctx or Codex rollout: every uncached token by cause, costs (a table; --json: the report)',
+    name: 'replay', maxArgs: 1, usage: 'replay FILE.jsonl', summary: 'prompt-cache replay of an agentctx or Codex rollout: every uncached token by cause, costs (a table; --json: the report)',
     options: ['json', 'requests', 'dump-requests', 'cache-ttl-ms', 'price-input', 'price-cached', 'price-output', 'top'],
     run: async (a, o) => (await loadCommands()).replayCommand(a, o, loadGuest),
   },
   {
-    name: 'serve-mock', usage: 'serve-mock [--port N] [--clock=step:MS]', summary: 'serve the mock model as the Responses API (SSE) on 127.0.0.1 until Ctrl-C',
+    name: 'serve-mock', maxArgs: 0, usage: 'serve-mock [--port N] [--clock=step:MS]', summary: 'serve the mock model as the Responses API on 127.0.0.1 until Ctrl-C (SSE with stream:true, else one JSON response)',
     options: ['port', 'clock'],
     run: async (a, o) => (await loadCommands()).serveMockCommand(a, o, loadGuest),
   },
   {
-    name: 'call', usage: 'call METHOD [JSON]', summary: 'call an engine method (handle 0) with a JSON input (default {}) and print the envelope',
+    name: 'call', maxArgs: 2, usage: 'call METHOD [JSON]', summary: 'call an engine method (handle 0) with a JSON input (default {}) and print the envelope',
     options: ['workspace', 'home', 'writable'],
     run: runCall,
   },
@@ -128,7 +134,7 @@ const COMMANDS: Command[] = [
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length)) + 2;
   const optionUsage = (o: OptionDoc): string =>
-    `${o.short ? `-${o.short}, ` : '    '}--${o.name}${o.arg ? ` ${o.arg}` : ''}`;
+    `${o.short ? `-${o.short}, ` : '    '}--${o.name}${o.optional ? `[=${o.arg}]` : o.arg ? ` ${o.arg}` : ''}`;
   const optWidth = Math.max(...OPTIONS.map((o) => optionUsage(o).length)) + 2;
   return [
     'Usage: agentctx COMMAND [OPTIONS] [ARGS]',
@@ -229,6 +235,34 @@ function integer(flag: string, value: string | undefined, fallback: number, min:
   return Number(value);
 }
 
+/** --trust / --trust=trusted → true, --trust=untrusted → false, absent → undefined. */
+function trustFlag(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'trusted' && value !== 'untrusted') {
+    throw new UsageError(`--trust=${value}: expected trusted or untrusted`);
+  }
+  return value === 'trusted';
+}
+
+/**
+ * The cwd of each workspace environment a --config file names must exist in the workspace, or
+ * the command stops with a usage error (it used to be accepted silently). The primary one is
+ * used as the --cwd default (commands.ts sets the primary cwd from --cwd, or the workspace root),
+ * and --cwd replaces it.
+ */
+function applyConfigCwds(options: CliOptions): void {
+  if (options.config === undefined) return;
+  const envs = readConfigFile(options.config)['environments'];
+  if (!Array.isArray(envs)) return;
+  envs.forEach((env, i) => {
+    if (!isObject(env) || typeof env['cwd'] !== 'string') return;
+    if (i === 0 && options.cwd !== undefined) return;
+    if (env['fs'] !== undefined && env['fs'] !== 'workspace') return;
+    guestCwd(options.workspace, env['cwd'], `--config ${options.config}: environments[${i}].cwd`);
+    if (i === 0) options.cwd = env['cwd'];
+  });
+}
+
 function baseUrl(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   let url: URL;
@@ -261,6 +295,34 @@ function replayFlags(values: Record<string, string | boolean | undefined>): Repl
   return flags;
 }
 
+/**
+ * Options with an optional value (`--trust`, `--trust=untrusted`): a bare flag gets its default
+ * value, so parseArgs sees `--trust=trusted`. A separate word after it (`--trust untrusted`)
+ * would be a stray argument, and is refused with the spelling to use.
+ */
+function expandOptionalValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] as string;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const o = OPTIONS.find((d) => d.optional && arg === `--${d.name}`);
+    if (o === undefined) {
+      out.push(arg);
+      continue;
+    }
+    const next = argv[i + 1];
+    const allowed = (o.arg ?? '').split('|');
+    if (next !== undefined && allowed.includes(next)) {
+      throw new UsageError(`--${o.name} takes its value after '=': --${o.name}=${next}`);
+    }
+    out.push(`--${o.name}=${o.optional?.bare ?? ''}`);
+  }
+  return out;
+}
+
 async function main(argv: string[]): Promise<number> {
   const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
     help: { type: 'boolean', short: 'h' },
@@ -269,7 +331,7 @@ async function main(argv: string[]): Promise<number> {
   for (const o of OPTIONS) parseOptions[o.name] = o.short ? { type: o.type, short: o.short } : { type: o.type };
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: parseOptions });
+    parsed = parseArgs({ args: expandOptionalValues(argv), allowPositionals: true, strict: true, options: parseOptions });
   } catch (e) {
     // parseArgs' messages go on with advice about `--`; keep the first sentence.
     const message = e instanceof Error ? e.message.split('. To specify')[0] : undefined;
@@ -294,6 +356,14 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError(`${name} does not take --${o.name}`);
     }
   }
+  if (args.length > command.maxArgs) {
+    const extra = args.slice(command.maxArgs).map((a) => `'${a}'`).join(', ');
+    const shape = command.usage.slice(name.length + 1).replace('[OPTIONS] ', '');
+    throw new UsageError(command.maxArgs === 0
+      ? `${name} takes no arguments, got ${extra}`
+      : `${name} takes ${shape}, got the extra argument${args.length - command.maxArgs > 1 ? 's' : ''} ${extra}` +
+        (shape.includes('PROMPT') ? ' (quote a PROMPT of several words)' : ''));
+  }
   const str = (k: OptionName): string | undefined => values[k] as string | undefined;
   const options: CliOptions = {
     workspace: directory('--workspace', str('workspace') ?? process.cwd()),
@@ -310,7 +380,7 @@ async function main(argv: string[]): Promise<number> {
   const optional: [keyof CliOptions, string | boolean | undefined][] = [
     ['cwd', str('cwd')],
     ['config', str('config') === undefined ? undefined : resolve(str('config') as string)],
-    ['trust', values['trust'] === true ? true : undefined],
+    ['trust', trustFlag(str('trust'))],
     ['sandbox', oneOf('sandbox', str('sandbox'), SANDBOX_MODES)],
     ['approval', oneOf('approval', str('approval'), APPROVAL_POLICIES)],
     ['agentsRefresh', oneOf('agents-refresh', str('agents-refresh'), AGENTS_REFRESH)],
@@ -327,6 +397,7 @@ async function main(argv: string[]): Promise<number> {
   if (command.name === 'replay') options.replay = replayFlags(values);
   if (options.model === '') throw new UsageError('--model needs a slug');
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(options.apiKeyEnv)) throw new UsageError(`--api-key-env ${options.apiKeyEnv}: not a variable name`);
+  if (command.options.includes('config')) applyConfigCwds(options);
   return command.run(args, options);
 }
 

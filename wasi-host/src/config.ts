@@ -188,7 +188,7 @@ export function buildConfig(file: JsonObject, flags: ConfigFlags): JsonObject {
   if (flags.model !== undefined) over['model'] = { slug: flags.model };
   if (flags.sandbox !== undefined) over['sandbox'] = { mode: flags.sandbox };
   if (flags.approval !== undefined) over['approval_policy'] = flags.approval;
-  if (flags.trust === true) over['trust'] = 'trusted';
+  if (flags.trust !== undefined) over['trust'] = flags.trust ? 'trusted' : 'untrusted';
   if (flags.agentsRefresh !== undefined) over['agents_md'] = { refresh: flags.agentsRefresh };
   config = mergePatch(config, over) as JsonObject;
   const cwd = flags.cwd ?? GUEST_WORKSPACE;

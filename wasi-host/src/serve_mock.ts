@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // `agentctx serve-mock`: the embedded mock model (SPEC §14, `mock.respond` on handle 0) as an
-// HTTP server speaking the Responses API, so the real HTTP client path can be tested.
+// HTTP server speaking the Responses API, so the real HTTP client path can be tested — by our
+// own host, by Codex, and by the official SDKs (issue 14).
 // Invariants:
-//  - Listens on 127.0.0.1 only. POST /v1/responses or /responses -> text/event-stream;
-//    POST /v1/responses/compact or /responses/compact -> application/json; any other method
-//    or path -> 404; a body that is not JSON -> 400 {"error":{"code":"invalid_json","message"}}.
+//  - Listens on 127.0.0.1 only. POST /v1/responses or /responses -> text/event-stream when the
+//    body has `stream: true`, else one application/json response object (the API's default);
+//    POST /v1/responses/compact or /responses/compact -> application/json; any other method or
+//    path -> 404; a body that is not JSON -> 400.
+//  - Error bodies are shaped like the API's: {"error":{"message","type","param","code"}}, type
+//    `invalid_request_error` for 4xx and `server_error` for 5xx.
 //  - The request body goes to the mock byte for byte (its ids hash those bytes).
 //  - Clock: wall clock, or `step:<ms>` = 0, ms, 2·ms, … per request (SPEC §14).
 //  - Logs one line per request (method, path, status, bytes) to the log writer; never headers.
@@ -32,6 +36,12 @@ const ROUTES: Record<string, { endpoint: string; type: string }> = {
 /** Largest request body accepted (bytes). */
 const MAX_BODY = 64 * 1024 * 1024;
 
+/** An error body shaped like the Responses API's. */
+export function apiErrorBody(status: number, code: string, message: string): string {
+  const type = status >= 500 ? 'server_error' : 'invalid_request_error';
+  return JSON.stringify({ error: { message, type, param: null, code } });
+}
+
 export interface MockServerOptions {
   guest: WasiGuest;
   port: number;
@@ -56,7 +66,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     return status;
   };
   const jsonError = (res: ServerResponse, status: number, code: string, message: string): number =>
-    send(res, status, 'application/json', JSON.stringify({ error: { code, message } }));
+    send(res, status, 'application/json', apiErrorBody(status, code, message));
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
     const path = (req.url ?? '/').split('?')[0] as string;
@@ -72,8 +82,9 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       chunks.push(chunk as Buffer);
     }
     const body = Buffer.concat(chunks).toString('utf8');
+    let request: unknown;
     try {
-      JSON.parse(body);
+      request = JSON.parse(body);
     } catch (e) {
       return jsonError(res, 400, 'invalid_json', `request body is not JSON: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -84,7 +95,8 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       const code = parsed.error?.code ?? 'internal';
       return jsonError(res, code === 'invalid_json' || code === 'invalid_input' ? 400 : 500, code, parsed.error?.message ?? 'no message');
     }
-    return send(res, 200, route.type, parsed.value.body);
+    const streaming = typeof request === 'object' && request !== null && (request as { stream?: unknown }).stream === true;
+    return send(res, 200, route.endpoint === 'responses' && !streaming ? 'application/json' : route.type, parsed.value.body);
   };
 
   const server = createServer((req, res) => {

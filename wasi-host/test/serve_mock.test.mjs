@@ -45,8 +45,8 @@ describe('serve-mock', () => {
 
   const post = (path, body) => fetch(base.replace(/\/v1$/, '') + path, { method: 'POST', body });
 
-  test('POST /v1/responses and /responses stream SSE', async () => {
-    const body = JSON.stringify({ model: 'm', input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }], tools: [] });
+  test('POST /v1/responses and /responses stream SSE when asked to (stream: true)', async () => {
+    const body = JSON.stringify({ model: 'm', input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }], tools: [], stream: true });
     for (const path of ['/v1/responses', '/responses']) {
       const res = await post(path, body);
       assert.equal(res.status, 200);
@@ -55,6 +55,18 @@ describe('serve-mock', () => {
       assert.match(text, /^event: response\.created\ndata: /);
       assert.match(text, /event: response\.completed\n/);
       assert.match(text, /Mock reply to: hi/);
+    }
+  });
+
+  test('without stream: true, one JSON response object (the API\'s default)', async () => {
+    for (const extra of [{}, { stream: false }]) {
+      const res = await post('/v1/responses', JSON.stringify({ model: 'm', input: 'hi', ...extra }));
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'application/json');
+      const json = await res.json();
+      assert.equal(json.object, 'response');
+      assert.equal(json.status, 'completed');
+      assert.equal(json.output.at(-1).content[0].text, 'Mock reply to: hi');
     }
   });
 
@@ -67,17 +79,26 @@ describe('serve-mock', () => {
     assert.equal(json.output.at(-1).type, 'compaction');
   });
 
-  test('other paths are 404, bad JSON is 400 invalid_json', async () => {
+  test('other paths are 404, bad JSON is 400 invalid_json, errors shaped like the API\'s', async () => {
     for (const [method, path] of [['POST', '/v1/chat/completions'], ['GET', '/v1/responses'], ['POST', '/']]) {
       const res = await fetch(base.replace(/\/v1$/, '') + path, { method, ...(method === 'POST' ? { body: '{}' } : {}) });
       assert.equal(res.status, 404, `${method} ${path}`);
-      assert.equal((await res.json()).error.code, 'not_found');
+      const { error } = await res.json();
+      assert.deepEqual(Object.keys(error), ['message', 'type', 'param', 'code']);
+      assert.equal(error.code, 'not_found');
+      assert.equal(error.type, 'invalid_request_error');
+      assert.equal(error.param, null);
     }
     const res = await post('/v1/responses', '{not json');
     assert.equal(res.status, 400);
     const json = await res.json();
     assert.equal(json.error.code, 'invalid_json');
+    assert.equal(json.error.type, 'invalid_request_error');
     assert.equal(typeof json.error.message, 'string');
+    const shape = await post('/v1/responses', JSON.stringify({ model: 'm', input: 5 }));
+    assert.equal(shape.status, 400);
+    assert.deepEqual((await shape.json()).error,
+      { message: 'request body: input must be a string or an array', type: 'invalid_request_error', param: null, code: 'invalid_input' });
   });
 
   test('run over HTTP equals run in process, and the key stays in the header', async () => {

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "mock_model/mock_request.h"
 #include "mock_model/mock_rules.h"
 #include "mock_model/sse_writer.h"
 #include "protocol/json_codec.h"
@@ -19,7 +20,9 @@ Result<std::string> MockModel::Handle(std::string_view endpoint, std::string_vie
   if (!compact && endpoint != kResponses) {
     return Fail(ErrorCode::kInvalidInput, "unknown mock endpoint: " + std::string(endpoint));
   }
-  ACTX_TRY(JsonValue parsed, ParseJson(body));
+  ACTX_TRY(JsonValue raw, ParseJson(body));
+  bool streaming = false;
+  ACTX_TRY(JsonValue parsed, NormalizeMockRequest(raw, &streaming));
   ACTX_TRY(PromptBytes prompt, PromptBytesFromBody(parsed));
   const JsonValue* model = parsed.Find("model");
   const JsonValue* key = parsed.Find("prompt_cache_key");
@@ -43,14 +46,18 @@ Result<std::string> MockModel::Handle(std::string_view endpoint, std::string_vie
     return out;
   }
 
-  std::string response_id = "resp_" + h.substr(0, 12);
+  MockResponseMeta meta;
+  meta.id = "resp_" + h.substr(0, 12);
+  meta.model = std::string(model_slug);
+  meta.created_at = now_ms > 0 ? now_ms / 1000 : 0;
   MockPlan plan = PlanMockResponse(parsed, h);
   if (plan.failure.has_value()) {
     bool fail = !plan.failure->once || fail_once_seen_.insert(h).second;
     if (fail) {
       const std::string& code = plan.failure->code;
-      return WriteFailureStream(response_id, code,
-                                "Mock failure: " + code + ". Please try again in 1s.");
+      const std::string message = "Mock failure: " + code + ". Please try again in 1s.";
+      return streaming ? WriteFailureStream(meta, code, message)
+                       : WriteFailureJson(meta, code, message);
     }
   }
 
@@ -63,7 +70,8 @@ Result<std::string> MockModel::Handle(std::string_view endpoint, std::string_vie
     if (item.GetString("type") == "reasoning") usage.reasoning_tokens += tokens;
   }
   usage.total_tokens = usage.input_tokens + usage.output_tokens;
-  return WriteSuccessStream(response_id, plan.items, usage);
+  return streaming ? WriteSuccessStream(meta, plan.items, usage)
+                   : WriteSuccessJson(meta, plan.items, usage);
 }
 
 }  // namespace agentctx

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // MockModel: the embedded deterministic Responses provider (SPEC §14). It plays the *server*:
-// request body bytes in, SSE text (`responses`) or JSON (`responses/compact`) out. It shares no
+// request body bytes in, SSE text (`responses` with `stream:true`), one JSON response object
+// (`responses` otherwise, as the API answers) or JSON (`responses/compact`) out. It shares no
 // code path with `session` (ARCHITECTURE §4); the two meet only as bytes.
 // Invariants:
 //  - Output is a pure function of the body bytes, `now_ms` and the object's state: the
@@ -9,12 +10,14 @@
 //    `{"error":{"code":"invalid_json","message":…}}`); a body of the wrong shape or an unknown
 //    endpoint → kInvalidInput. An error changes no state.
 // Algorithm (Handle):
-//  1. Parse; `h` = SHA-1 hex of the body bytes; P (SPEC §9) from the body.
+//  1. Parse; normalise API shorthand (mock_request.h: string `input`, "easy" messages);
+//     `h` = SHA-1 hex of the body bytes as sent; P (SPEC §9) from the normalised body.
 //  2. `responses/compact`: run P through the simulator; return
 //     `{"output":[real user messages…, {"type":"compaction","encrypted_content":"mockcmp_<h>"}]}`.
 //  3. `responses`: plan the rules (mock_rules.h). A failure directive (fail-once: only for a body
-//     not seen before) → `response.created` + `response.failed`, simulator untouched.
-//     Else run P through the simulator and stream the items with usage (SPEC §14.2).
+//     not seen before) → a failed response (stream: created, in_progress, failed), simulator
+//     untouched. Else run P through the simulator and answer the items with usage (SPEC §14.2;
+//     sse_writer.h), as a stream or as one JSON object.
 #pragma once
 
 #include <cstdint>
@@ -34,9 +37,10 @@ class MockModel {
 
   MockModel() = default;
 
-  /// Answers one request. `endpoint` is "responses" (returns SSE text) or "responses/compact"
-  /// (returns JSON). Errors: kInvalidJson (body does not parse), kInvalidInput (not an object,
-  /// wrong field types, unknown endpoint).
+  /// Answers one request. `endpoint` is "responses" (returns SSE text when the body has
+  /// `stream:true`, else one JSON response object) or "responses/compact" (returns JSON). Errors:
+  /// kInvalidJson (body does not parse), kInvalidInput (not an object, wrong field types, unknown
+  /// endpoint).
   Result<std::string> Handle(std::string_view endpoint, std::string_view body, std::int64_t now_ms);
 
   /// The prompt-cache simulator (for stats and tests).

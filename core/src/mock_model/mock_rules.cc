@@ -101,6 +101,7 @@ JsonValue MessageItem(std::string_view h, std::string text) {
 }
 
 JsonValue CallItem(std::string_view h, std::size_t i, const MockCallRequest& call) {
+  std::string suffix = std::string(h.substr(0, 12)) + "_" + std::to_string(i);
   JsonValue arguments = JsonValue::Object();
   if (call.name == "apply_patch") {
     arguments.Set("patch", Str(call.content));
@@ -115,12 +116,11 @@ JsonValue CallItem(std::string_view h, std::size_t i, const MockCallRequest& cal
     arguments.Set("new_string", Str(call.new_string));
     if (call.replace_all) arguments.Set("replace_all", JsonValue::Bool(true));
   }
-  std::string suffix = std::string(h.substr(0, 12)) + "_" + std::to_string(i);
   JsonValue item = JsonValue::Object();
   item.Set("type", Str("function_call"));
   item.Set("id", Str("fc_" + suffix));
   item.Set("name", Str(call.name));
-  item.Set("arguments", JsonValue::String(ToJson(arguments)));
+  item.Set("arguments", JsonValue::String(call.raw ? call.content : ToJson(arguments)));
   item.Set("call_id", Str("call_" + suffix));
   return item;
 }
@@ -242,7 +242,11 @@ std::string ToolOutputLines(const std::vector<JsonValue>& input, std::size_t tai
       if (text.compare(0, prefix.size(), prefix) == 0) failed = true;
     }
     if (failed) {
-      lines.push_back(name + " failed: " + std::string(FirstLine(text, std::string::npos)));
+      // `<tool> failed: <first line>`, unless the line already names the tool (`read_file
+      // failed: …`, `write_file refused: …`): then the line as it is, never said twice.
+      std::string_view first = FirstLine(text, std::string::npos);
+      bool names_tool = first.substr(0, name.size() + 1) == name + " ";
+      lines.push_back(names_tool ? std::string(first) : name + " failed: " + std::string(first));
       continue;
     }
     bool builtin_call = call != nullptr && call->GetString("type") == "function_call";

@@ -10,7 +10,9 @@
 //  2. `U` contains `#mock-fail:<code>` / `#mock-fail-once:<code>` → failure (the caller decides
 //     "once"; the success items are still planned for a repeated body).
 //  3. `tail` has no tool output → up to 4 calls for tools present in `tools`, else a reply.
-//  4. Else one summary line per tool output in `tail`.
+//  4. Else one summary line per tool output in `tail`; a failure is `<tool> failed: <first
+//     line>`, or the first line alone when it already starts with the tool's name (ours: SPEC
+//     §14.1's form repeated "read_file failed: read_file failed: …").
 //  Rule 3/4 messages get the AGENTS.md reply directives of the last AGENTS.md part.
 #pragma once
 

@@ -15,6 +15,7 @@ constexpr std::string_view kEditAllPrefix = "#mock-edit-all:";
 constexpr std::string_view kPatchPrefix = "#mock-patch:";
 constexpr std::string_view kGrepPrefix = "#mock-grep:";
 constexpr std::string_view kGlobPrefix = "#mock-glob:";
+constexpr std::string_view kCallPrefix = "#mock-call:";
 constexpr std::string_view kEndPatch = "*** End Patch";
 constexpr std::string_view kFailPrefix = "#mock-fail:";
 constexpr std::string_view kFailOncePrefix = "#mock-fail-once:";
@@ -165,6 +166,22 @@ std::vector<MockCallRequest> ExtractMockCalls(std::string_view u) {
           }
         }
         if (!call.content.empty()) calls.push_back(std::move(call));
+        break;
+      }
+      if (token.substr(0, kCallPrefix.size()) == kCallPrefix) {
+        // `<tool>=<arguments>`: any tool by its advertised name, arguments verbatim.
+        std::string_view rest = rest_after(kCallPrefix);
+        std::size_t eq = rest.find('=');
+        std::string_view name = TrimUnicode(rest.substr(0, eq));
+        if (!name.empty()) {
+          MockCallRequest call{std::string(name), "", ""};
+          call.content = eq == std::string_view::npos
+                             ? std::string("{}")
+                             : std::string(TrimUnicode(rest.substr(eq + 1)));
+          if (call.content.empty()) call.content = "{}";
+          call.raw = true;
+          calls.push_back(std::move(call));
+        }
         break;
       }
       if (token.substr(0, kGrepPrefix.size()) == kGrepPrefix) {

@@ -33,6 +33,7 @@ struct MockCallRequest {
   std::string old_string;    // edit_file
   std::string new_string;    // edit_file
   bool replace_all = false;  // edit_file
+  bool raw = false;          // #mock-call: `content` holds the arguments verbatim
 };
 
 /// The calls `U` asks for, in order of appearance (SPEC §14.1 rule 3), unlimited and unfiltered.

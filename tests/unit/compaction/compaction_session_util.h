@@ -46,7 +46,10 @@ inline std::string Sse(const std::vector<std::string>& item_json, std::uint64_t 
   usage.input_tokens = input_tokens;
   usage.output_tokens = output_tokens;
   usage.total_tokens = input_tokens + output_tokens;
-  return WriteSuccessStream("resp_scripted", items, usage);
+  MockResponseMeta meta;
+  meta.id = "resp_scripted";
+  meta.model = "mock-1";
+  return WriteSuccessStream(meta, items, usage);
 }
 
 inline std::string AssistantJson(const std::string& text) {

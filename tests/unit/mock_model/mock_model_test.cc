@@ -12,102 +12,26 @@
 #include "protocol/prompt_bytes.h"
 #include "support/sha1.h"
 #include "support/spec_bodies.h"
+#include "unit/mock_model/mock_test_support.h"
 
 namespace agentctx {
 namespace {
 
 using testing::kSpecExampleBody;
 
-// The built-in tool specs of SPEC §11, verbatim.
-constexpr std::string_view kBuiltinTools =
-    R"([{"type":"function","name":"read_file","description":"Reads a text file and returns numbered lines.","strict":false,"parameters":{"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of lines (default 2000).","minimum":1,"type":"integer"},"offset":{"description":"1-based first line (default 1).","minimum":1,"type":"integer"},"path":{"description":"Absolute path, or a path relative to the working directory.","type":"string"}},"required":["path"],"type":"object"}},)"
-    R"({"type":"function","name":"list_dir","description":"Lists a directory.","strict":false,"parameters":{"additionalProperties":false,"properties":{"depth":{"description":"Directory levels to list (default 1).","maximum":3,"minimum":1,"type":"integer"},"path":{"description":"Absolute path, or a path relative to the working directory.","type":"string"}},"required":["path"],"type":"object"}},)"
-    R"({"type":"function","name":"write_file","description":"Writes a UTF-8 text file, replacing it if it exists.","strict":false,"parameters":{"additionalProperties":false,"properties":{"content":{"description":"The complete new file content.","type":"string"},"path":{"description":"Absolute path, or a path relative to the working directory.","type":"string"}},"required":["path","content"],"type":"object"}}])";
-
-std::string UserMsg(std::string_view text) {
-  return R"({"type":"message","role":"user","content":[{"type":"input_text","text":)" +
-         JsonString(text) + "}]}";
-}
-std::string AssistantMsg(std::string_view text) {
-  return R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":)" +
-         JsonString(text) + "}]}";
-}
-std::string Call(std::string_view name, std::string_view arguments, std::string_view call_id) {
-  return R"({"type":"function_call","name":)" + JsonString(name) +
-         ",\"arguments\":" + JsonString(arguments) + ",\"call_id\":" + JsonString(call_id) + "}";
-}
-std::string Output(std::string_view call_id, std::string_view output) {
-  return R"({"type":"function_call_output","call_id":)" + JsonString(call_id) +
-         ",\"output\":" + JsonString(output) + "}";
-}
-std::string AgentsMd(std::string_view text) {
-  return UserMsg("# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\n" + std::string(text) +
-                 "\n</INSTRUCTIONS>");
-}
-
-std::string Body(const std::vector<std::string>& items, std::string_view tools = kBuiltinTools,
-                 std::string_view key = "s-1") {
-  std::string body =
-      R"({"model":"mock-1","instructions":"You are a helpful coding agent.","input":[)";
-  for (std::size_t i = 0; i < items.size(); ++i) body += (i ? "," : "") + items[i];
-  body += "],\"tools\":" + std::string(tools) +
-          R"(,"tool_choice":"auto","parallel_tool_calls":true,"reasoning":{},"store":false,)"
-          R"("stream":true,"include":["reasoning.encrypted_content"],"prompt_cache_key":)" +
-          JsonString(key) + "}";
-  return body;
-}
-
-struct SseEvent {
-  std::string type;
-  JsonValue data;
-};
-
-// Splits the mock's SSE text (which always uses `event:` + one `data:` line + blank line).
-std::vector<SseEvent> ParseSse(std::string_view sse) {
-  std::vector<SseEvent> events;
-  while (!sse.empty()) {
-    std::size_t end = sse.find("\n\n");
-    EXPECT_NE(end, std::string_view::npos);
-    if (end == std::string_view::npos) break;
-    std::string_view block = sse.substr(0, end);
-    sse.remove_prefix(end + 2);
-    std::size_t nl = block.find('\n');
-    EXPECT_EQ(block.substr(0, 7), "event: ");
-    EXPECT_EQ(block.substr(nl, 7), "\ndata: ");
-    auto data = ParseJson(block.substr(nl + 7));
-    EXPECT_TRUE(data.has_value());
-    std::string type(block.substr(7, nl - 7));
-    EXPECT_EQ(data->GetString("type"), type);
-    events.push_back({type, data.has_value() ? *data : JsonValue()});
-  }
-  return events;
-}
-
-// The `item`s of the output_item.done events, as compact JSON.
-std::vector<std::string> DoneItems(std::string_view sse) {
-  std::vector<std::string> out;
-  for (const SseEvent& e : ParseSse(sse)) {
-    if (e.type == "response.output_item.done") out.push_back(ToJson(*e.data.Find("item")));
-  }
-  return out;
-}
-
-const JsonValue& Usage(const std::vector<SseEvent>& events) {
-  return *events.back().data.Find("response")->Find("usage");
-}
-
-std::string ReplyText(std::string_view sse) {
-  for (const SseEvent& e : ParseSse(sse)) {
-    if (e.type != "response.output_item.done") continue;
-    const JsonValue& item = *e.data.Find("item");
-    if (item.GetString("type") == "message") {
-      return std::string(MessageTexts(item, "output_text").front());
-    }
-  }
-  return "<no message>";
-}
-
-std::uint64_t Tok(std::string_view bytes) { return (bytes.size() + 3) / 4; }
+using testing::AgentsMd;
+using testing::AssistantMsg;
+using testing::Body;
+using testing::Call;
+using testing::DoneItems;
+using testing::kBuiltinTools;
+using testing::Output;
+using testing::ParseSse;
+using testing::ReplyText;
+using testing::SseEvent;
+using testing::Tok;
+using testing::Usage;
+using testing::UserMsg;
 
 TEST(MockModel, SpecExampleBodyExactStream) {
   MockModel mock;
@@ -124,46 +48,67 @@ TEST(MockModel, SpecExampleBodyExactStream) {
                         R"(","role":"assistant","content":[{"type":"output_text","text":)"
                         R"("Mock reply to: hi"}]})";
   std::uint64_t output_tokens = Tok(reasoning) + Tok(message);
-  std::string expected =
-      "event: response.created\ndata: "
-      R"({"type":"response.created","response":{"id":"resp_)" +
-      h12 +
-      "\"}}\n\n"
-      "event: response.output_item.added\ndata: "
-      R"({"type":"response.output_item.added","output_index":0,"item":{"type":"reasoning","id":"rs_)" +
-      h12 + R"(","summary":[],"encrypted_content":"mockenc_)" + h +
-      "\"}}\n\n"
-      "event: response.reasoning_summary_text.delta\ndata: "
-      R"({"type":"response.reasoning_summary_text.delta","item_id":"rs_)" +
-      h12 +
-      R"(","output_index":0,"summary_index":0,"delta":"Mock plan: reply"})"
-      "\n\n"
-      "event: response.output_item.done\ndata: "
-      R"({"type":"response.output_item.done","output_index":0,"item":)" +
-      reasoning +
-      "}\n\n"
-      "event: response.output_item.added\ndata: "
-      R"({"type":"response.output_item.added","output_index":1,"item":{"type":"message","id":"msg_)" +
-      h12 +
-      R"(","role":"assistant","content":[]}})"
-      "\n\n"
-      "event: response.output_text.delta\ndata: "
-      R"({"type":"response.output_text.delta","item_id":"msg_)" +
-      h12 +
-      R"(","output_index":1,"content_index":0,"delta":"Mock reply to: hi"})"
-      "\n\n"
-      "event: response.output_item.done\ndata: "
-      R"({"type":"response.output_item.done","output_index":1,"item":)" +
-      message +
-      "}\n\n"
-      "event: response.completed\ndata: "
-      R"({"type":"response.completed","response":{"id":"resp_)" +
-      h12 +
-      R"(","usage":{"input_tokens":176,"input_tokens_details":{"cached_tokens":0},)"
-      R"("output_tokens":)" +
+  const std::string rs = "rs_" + h12;
+  const std::string msg = "msg_" + h12;
+  // A full response object (issue 14): output and usage filled in only when completed.
+  auto response = [&](std::string_view status, std::string output, std::string usage) {
+    return R"({"id":"resp_)" + h12 + R"(","object":"response","created_at":0,"status":")" +
+           std::string(status) + R"(","error":null,"incomplete_details":null,"model":"mock-1",)" +
+           R"("output":)" + output + R"(,"usage":)" + usage + "}";
+  };
+  int seq = 0;
+  auto event = [&](std::string_view type, std::string rest) {
+    return "event: " + std::string(type) + "\ndata: {\"type\":\"" + std::string(type) +
+           "\",\"sequence_number\":" + std::to_string(seq++) + rest + "}\n\n";
+  };
+  const std::string usage =
+      R"({"input_tokens":176,"input_tokens_details":{"cached_tokens":0},"output_tokens":)" +
       std::to_string(output_tokens) + R"(,"output_tokens_details":{"reasoning_tokens":)" +
       std::to_string(Tok(reasoning)) + R"(},"total_tokens":)" +
-      std::to_string(176 + output_tokens) + "}}}\n\n";
+      std::to_string(176 + output_tokens) + "}";
+  std::string expected;
+  expected += event("response.created", ",\"response\":" + response("in_progress", "[]", "null"));
+  expected +=
+      event("response.in_progress", ",\"response\":" + response("in_progress", "[]", "null"));
+  expected += event("response.output_item.added",
+                    R"(,"output_index":0,"item":{"type":"reasoning","id":")" + rs +
+                        R"(","summary":[],"encrypted_content":"mockenc_)" + h + "\"}");
+  expected +=
+      event("response.reasoning_summary_part.added",
+            R"(,"item_id":")" + rs +
+                R"(","output_index":0,"summary_index":0,"part":{"type":"summary_text","text":""})");
+  expected += event("response.reasoning_summary_text.delta",
+                    R"(,"item_id":")" + rs +
+                        R"(","output_index":0,"summary_index":0,"delta":"Mock plan: reply")");
+  expected += event(
+      "response.reasoning_summary_text.done",
+      R"(,"item_id":")" + rs + R"(","output_index":0,"summary_index":0,"text":"Mock plan: reply")");
+  expected += event(
+      "response.reasoning_summary_part.done",
+      R"(,"item_id":")" + rs +
+          R"(","output_index":0,"summary_index":0,"part":{"type":"summary_text","text":"Mock plan: reply"})");
+  expected += event("response.output_item.done", R"(,"output_index":0,"item":)" + reasoning);
+  expected +=
+      event("response.output_item.added", R"(,"output_index":1,"item":{"type":"message","id":")" +
+                                              msg + R"(","role":"assistant","content":[]})");
+  expected += event(
+      "response.content_part.added",
+      R"(,"item_id":")" + msg +
+          R"(","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":""})");
+  expected += event("response.output_text.delta",
+                    R"(,"item_id":")" + msg +
+                        R"(","output_index":1,"content_index":0,"delta":"Mock reply to: hi")");
+  expected += event("response.output_text.done",
+                    R"(,"item_id":")" + msg +
+                        R"(","output_index":1,"content_index":0,"text":"Mock reply to: hi")");
+  expected += event(
+      "response.content_part.done",
+      R"(,"item_id":")" + msg +
+          R"(","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":"Mock reply to: hi"})");
+  expected += event("response.output_item.done", R"(,"output_index":1,"item":)" + message);
+  expected +=
+      event("response.completed",
+            ",\"response\":" + response("completed", "[" + reasoning + "," + message + "]", usage));
   EXPECT_EQ(*sse, expected);
 }
 
@@ -193,7 +138,7 @@ TEST(MockModel, ReadsReferencedFilesWithBuiltins) {
   int deltas = 0;
   for (const SseEvent& e : events) deltas += e.type.find(".delta") != std::string::npos;
   EXPECT_EQ(deltas, 2);
-  EXPECT_EQ(events.size(), 1u + 3u * 2u + 2u + 1u);
+  EXPECT_EQ(events.size(), 2u + 7u + 2u * 2u + 1u);  // lifecycle, reasoning, 2 calls, completed
 }
 
 TEST(MockModel, SummarisesToolOutputs) {
@@ -239,87 +184,12 @@ TEST(MockModel, ToolOutputLinesForEveryKind) {
   EXPECT_EQ(ReplyText(*sse),
             "Listed .: 4 entries.\n"
             "Wrote out.txt.\n"
-            "read_file failed: read_file failed: not_found: /repo/missing\n"
+            "read_file failed: not_found: /repo/missing\n"
             "mcp__git__status returned 20 bytes.\n"
             "nope failed: unsupported call: nope\n"
             "read_file failed: aborted\n"
-            "write_file failed: write_file refused: sandbox_mode is read-only\n"
+            "write_file refused: sandbox_mode is read-only\n"
             "Read e.txt: 0 lines.");
-}
-
-// Ours: directives for the agent-grade tools, and their summary lines.
-TEST(MockModel, AgentGradeToolDirectivesAndSummaries) {
-  MockModel mock;
-  std::string tools =
-      R"([{"type":"function","name":"edit_file"},{"type":"function","name":"apply_patch"},)"
-      R"({"type":"function","name":"grep"},{"type":"function","name":"glob"}])";
-  std::string u =
-      "#mock-edit:src/a.rs=old => x=>new\n#mock-grep:fn \\w+\n#mock-glob:**/*.rs and more\n"
-      "#mock-patch:\n*** Begin Patch\n*** Delete File: b.txt\n*** End Patch\nafter.md";
-  auto sse = mock.Handle("responses", Body({UserMsg(u)}, tools), 0);
-  ASSERT_TRUE(sse.has_value());
-  std::vector<std::string> items = DoneItems(*sse);
-  ASSERT_EQ(items.size(),
-            5u);  // reasoning + 4 calls (after.md would be a 5th: cut, and unadvertised)
-  EXPECT_NE(items[0].find("Mock plan: call edit_file, grep, glob, apply_patch\""),
-            std::string::npos);
-  EXPECT_NE(
-      items[1].find(
-          R"("arguments":"{\"path\":\"src/a.rs\",\"old_string\":\"old \",\"new_string\":\" x=>new\"}")"),
-      std::string::npos)
-      << items[1];
-  EXPECT_NE(items[2].find(R"("arguments":"{\"pattern\":\"fn \\\\w+\"}")"), std::string::npos)
-      << items[2];
-  EXPECT_NE(items[3].find(R"("arguments":"{\"pattern\":\"**/*.rs\"}")"), std::string::npos);
-  EXPECT_NE(
-      items[4].find(
-          R"("arguments":"{\"patch\":\"*** Begin Patch\\n*** Delete File: b.txt\\n*** End Patch\\n\"}")"),
-      std::string::npos)
-      << items[4];
-  // One-line patches read `\n` as a line break; #mock-edit-all sets replace_all.
-  auto one_line = mock.Handle(
-      "responses",
-      Body({UserMsg("#mock-patch:*** Begin Patch\\n*** Add File: n.txt\\n+hi\\n*** End Patch\n"
-                    "#mock-edit-all:a.txt=x=>y")},
-           tools),
-      0);
-  ASSERT_TRUE(one_line.has_value());
-  items = DoneItems(*one_line);
-  ASSERT_EQ(items.size(), 3u);
-  EXPECT_NE(
-      items[1].find(R"(\"patch\":\"*** Begin Patch\\n*** Add File: n.txt\\n+hi\\n*** End Patch\")"),
-      std::string::npos)
-      << items[1];
-  EXPECT_NE(items[2].find(R"(\"new_string\":\"y\",\"replace_all\":true})"), std::string::npos)
-      << items[2];
-
-  std::string body = Body({
-      UserMsg("go"),
-      Call("edit_file", R"({"path":"src/a.rs","old_string":"a","new_string":"b"})", "e1"),
-      Call("apply_patch", R"({"patch":"..."})", "e2"),
-      Call("grep", R"({"pattern":"TODO"})", "e3"),
-      Call("glob", R"({"pattern":"*.rs"})", "e4"),
-      Call("grep", R"({"pattern":"x"})", "e5"),
-      Call("edit_file", R"({"path":"a"})", "e6"),
-      Call("apply_patch", R"({"patch":"..."})", "e7"),
-      Output("e1", "Edited /repo/src/a.rs: replaced 1 occurrence (line 2)"),
-      Output("e2", "Applied patch:\nA /repo/n.txt\nM /repo/b.txt (moved from /repo/c.txt)"),
-      Output("e3", "/repo/a.rs:1: // TODO\n/repo/b.rs:12: TODO: x\n(skipped 1 binary file)"),
-      Output("e4", "/repo/a.rs"),
-      Output("e5", "No matches for x in /repo"),
-      Output("e6", "edit_file failed: old_string was not found in /repo/a"),
-      Output("e7", "apply_patch refused: sandbox_mode is read-only"),
-  });
-  auto summary = mock.Handle("responses", body, 0);
-  ASSERT_TRUE(summary.has_value());
-  EXPECT_EQ(ReplyText(*summary),
-            "Edited src/a.rs.\n"
-            "Patched 2 files.\n"
-            "Found 2 matches for TODO.\n"
-            "Found 1 file for *.rs.\n"
-            "Found 0 matches for x.\n"
-            "edit_file failed: edit_file failed: old_string was not found in /repo/a\n"
-            "apply_patch failed: apply_patch refused: sandbox_mode is read-only");
 }
 
 TEST(MockModel, PartOutputsAndCustomCalls) {
@@ -442,15 +312,14 @@ TEST(MockModel, MockFailOnceThenRetrySucceeds) {
   std::string h12 = Sha1Hex(body).substr(0, 12);
   auto first = mock.Handle("responses", body, 0);
   ASSERT_TRUE(first.has_value());
-  EXPECT_EQ(*first,
-            "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":"
-            "\"resp_" +
-                h12 +
-                "\"}}\n\nevent: response.failed\ndata: {\"type\":\"response.failed\","
-                "\"response\":{\"id\":\"resp_" +
-                h12 +
-                "\",\"error\":{\"code\":\"server_error\",\"message\":\"Mock failure: "
-                "server_error. Please try again in 1s.\"}}}\n\n");
+  std::vector<SseEvent> failed = ParseSse(*first);
+  ASSERT_EQ(failed.size(), 3u);  // created, in_progress, failed
+  EXPECT_EQ(failed[2].type, "response.failed");
+  EXPECT_EQ(failed[2].data.Find("response")->GetString("id"), "resp_" + h12);
+  EXPECT_EQ(failed[2].data.Find("response")->GetString("status"), "failed");
+  EXPECT_EQ(
+      ToJson(*failed[2].data.Find("response")->Find("error")),
+      R"({"code":"server_error","message":"Mock failure: server_error. Please try again in 1s."})");
   auto retry = mock.Handle("responses", body, 1000);
   ASSERT_TRUE(retry.has_value());
   std::vector<SseEvent> events = ParseSse(*retry);
@@ -469,9 +338,9 @@ TEST(MockModel, MockFailAlwaysFails) {
     auto sse = mock.Handle("responses", body, i);
     ASSERT_TRUE(sse.has_value());
     std::vector<SseEvent> events = ParseSse(*sse);
-    ASSERT_EQ(events.size(), 2u);
-    EXPECT_EQ(events[1].type, "response.failed");
-    EXPECT_EQ(ToJson(*events[1].data.Find("response")->Find("error")),
+    ASSERT_EQ(events.size(), 3u);
+    EXPECT_EQ(events[2].type, "response.failed");
+    EXPECT_EQ(ToJson(*events[2].data.Find("response")->Find("error")),
               R"({"code":"rate_limit_exceeded","message":"Mock failure: rate_limit_exceeded. )"
               R"(Please try again in 1s."})");
   }
@@ -482,8 +351,9 @@ TEST(MockModel, MockFailAlwaysFails) {
 TEST(MockModel, SameBodyTwiceDiffersOnlyInCachedTokens) {
   MockModel mock;
   std::string body = Body({UserMsg(std::string(6000, 'q') + " see notes.md")}, "[]");
+  // Within the same second: created_at (whole seconds of now_ms) is the same too.
   auto first = mock.Handle("responses", body, 0);
-  auto second = mock.Handle("responses", body, 5000);
+  auto second = mock.Handle("responses", body, 999);
   ASSERT_TRUE(first.has_value());
   ASSERT_TRUE(second.has_value());
   std::vector<SseEvent> a = ParseSse(*first);
@@ -590,14 +460,16 @@ TEST(MockModel, BadInputIsAnErrorAndChangesNothing) {
 TEST(MockModel, OddButValidBodies) {
   MockModel mock;
   // No input at all, no user message, odd items: still a reply.
-  auto empty = mock.Handle("responses", "{}", 0);
+  auto empty = mock.Handle("responses", R"({"stream":true})", 0);
   ASSERT_TRUE(empty.has_value());
   EXPECT_EQ(ReplyText(*empty), "Mock reply to: ");
-  auto odd = mock.Handle("responses", R"({"input":[1,"x",null,{"type":"message"}]})", 0);
+  auto odd =
+      mock.Handle("responses", R"({"stream":true,"input":[1,"x",null,{"type":"message"}]})", 0);
   ASSERT_TRUE(odd.has_value());
   EXPECT_EQ(ReplyText(*odd), "Mock reply to: ");
   // Outputs with no user message before them are summarised.
-  auto orphan = mock.Handle("responses", "{\"input\":[" + Output("zz", "hello") + "]}", 0);
+  auto orphan =
+      mock.Handle("responses", "{\"stream\":true,\"input\":[" + Output("zz", "hello") + "]}", 0);
   ASSERT_TRUE(orphan.has_value());
   EXPECT_EQ(ReplyText(*orphan), "tool returned 5 bytes.");
 }

@@ -101,8 +101,8 @@ TEST_F(AgentToolsSession, ReadOnlyChangesNothing) {
   d.Start(Config("read-only"));
   std::vector<JsonValue> effects = d.Submit(edit_and_patch_, 1000);
   EXPECT_EQ(LastReply(effects),
-            "edit_file failed: edit_file refused: sandbox_mode is read-only\n"
-            "apply_patch failed: apply_patch refused: sandbox_mode is read-only");
+            "edit_file refused: sandbox_mode is read-only\n"
+            "apply_patch refused: sandbox_mode is read-only");
   EXPECT_EQ(Contents(&d, "/repo/src/main.rs"), "fn main() {\n    old();\n}\n");
   EXPECT_EQ(Contents(&d, "/repo/src/lib.rs"), "// TODO: tests\npub fn old() {}\n");
   EXPECT_EQ(Contents(&d, "/repo/docs/notes.md"), "<not_found: /repo/docs/notes.md>");

@@ -18,6 +18,16 @@
 namespace agentctx {
 namespace {
 
+// `item` without its top-level `internal_…` members (recorded by Codex, never sent).
+JsonValue WithoutInternalFields(const JsonValue& item) {
+  if (!item.is_object()) return item;
+  JsonValue out = JsonValue::Object();
+  for (const JsonMember& m : item.members()) {
+    if (m.key.rfind("internal_", 0) != 0) out.Set(m.key, m.value);
+  }
+  return out;
+}
+
 bool IsRolloutLineType(std::string_view type) {
   return type == "session_meta" || type == "response_item" || type == "turn_context" ||
          type == "world_state" || type == "compacted" || type == "event_msg" ||
@@ -276,8 +286,10 @@ void Replayer::AddItem(const JsonValue& raw, const JsonValue* metadata,
     last = Numbered(MakeRecordedItem(BundleMessages(last.json, raw), "", std::move(last.origin)));
     return;
   }
-  // Kept as recorded: compact JSON in source key order, the bytes the CLI sent.
-  history_.push_back(Numbered(MakeRecordedItem(raw, "", std::move(origin))));
+  // Kept as recorded: compact JSON in source key order, the bytes the CLI sent — less the
+  // fields Codex records for itself and never sends (`internal_…`, e.g. 0.17x's
+  // `internal_chat_message_metadata_passthrough`).
+  history_.push_back(Numbered(MakeRecordedItem(WithoutInternalFields(raw), "", std::move(origin))));
 }
 
 void Replayer::OnCompacted(const JsonValue& payload) {

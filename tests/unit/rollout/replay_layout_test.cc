@@ -12,6 +12,7 @@
 
 #include "protocol/json_codec.h"
 #include "rollout/replay.h"
+#include "support/fixtures.h"
 
 namespace agentctx {
 namespace {
@@ -153,6 +154,32 @@ TEST(ReplayLayout, ContextFragments) {
   EXPECT_TRUE(IsContextFragment(msg("user", "# AGENTS.md instructions for /r")));
   EXPECT_FALSE(IsContextFragment(msg("user", "please fix <environment_context>")));
   EXPECT_FALSE(IsContextFragment(msg("assistant", "<environment_context>")));
+}
+
+}  // namespace
+}  // namespace agentctx
+
+namespace agentctx {
+namespace {
+
+// A real Codex CLI 0.171 `exec` session, run against `agentctx serve-mock` in a network
+// namespace with the request body captured on the way (codex_0171_exec.sent.json). Every item
+// after the first is rebuilt exactly as the CLI sent it (its `internal_…` fields, recorded but
+// never sent, are dropped). The first, the base-instructions developer message, is not: the CLI
+// sends a shorter text than session_meta.base_instructions (without the update_plan section for
+// this model) under a derived id, which the rollout does not record.
+TEST(ReplayLayout, RealCodex171SessionRebuildsTheSentItems) {
+  std::optional<std::string> rollout = testing::ReadFixture("rollouts/codex_0171_exec.jsonl");
+  std::optional<std::string> sent = testing::ReadFixture("rollouts/codex_0171_exec.sent.json");
+  ASSERT_TRUE(rollout && sent);
+  JsonValue v = Inspect(*rollout);
+  std::vector<std::string> input = DumpedInput(v, 0);
+  auto body = ParseJson(*sent);
+  ASSERT_TRUE(body.has_value());
+  const std::vector<JsonValue>& items = body->Find("input")->items();
+  ASSERT_EQ(input.size(), items.size());
+  for (std::size_t i = 1; i < items.size(); ++i) EXPECT_EQ(input[i], ToJson(items[i])) << i;
+  EXPECT_EQ(input[0].find("\"id\""), std::string::npos);  // the known difference (see above)
 }
 
 }  // namespace

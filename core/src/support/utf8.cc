@@ -140,4 +140,21 @@ std::string_view TrimUnicode(std::string_view s) {
   return s.substr(start, end - start);
 }
 
+std::uint32_t DecodeUtf8At(std::string_view s, std::size_t i, std::size_t* len) {
+  std::size_t n = Utf8SequenceLength(s, i, nullptr);
+  if (n == 0) {
+    *len = 1;
+    return 0xFFFD;
+  }
+  *len = n;
+  auto b = [&](std::size_t k) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(s[k]));
+  };
+  if (n == 1) return b(i);
+  if (n == 2) return ((b(i) & 0x1F) << 6) | (b(i + 1) & 0x3F);
+  if (n == 3) return ((b(i) & 0x0F) << 12) | ((b(i + 1) & 0x3F) << 6) | (b(i + 2) & 0x3F);
+  return ((b(i) & 0x07) << 18) | ((b(i + 1) & 0x3F) << 12) | ((b(i + 2) & 0x3F) << 6) |
+         (b(i + 3) & 0x3F);
+}
+
 }  // namespace agentctx

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -12,6 +13,9 @@ namespace agentctx {
 /// The length of the valid UTF-8 sequence starting at `s[i]`, or 0 if none is valid there.
 /// When 0, `*invalid_len` (if given) receives the length of the maximal invalid subpart (>= 1).
 std::size_t Utf8SequenceLength(std::string_view s, std::size_t i, std::size_t* invalid_len);
+/// The code point of the UTF-8 sequence at `s[i]` and its length in `*len`; an invalid or cut
+/// sequence is U+FFFD of length 1.
+std::uint32_t DecodeUtf8At(std::string_view s, std::size_t i, std::size_t* len);
 bool IsValidUtf8(std::string_view s);
 /// `s` with each maximal invalid subsequence replaced by U+FFFD.
 std::string LossyUtf8(std::string_view s);

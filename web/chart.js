@@ -5,9 +5,9 @@
 // with reported usage; markers: indexes of bars that follow a compaction.
 import { el, fmt, svg } from './util.js';
 
-const W = 640;
-const H = 230;
-const PAD = { left: 56, right: 12, top: 14, bottom: 34 };
+export const W = 640;
+export const H = 230;
+export const PAD = { left: 56, right: 12, top: 14, bottom: 34 };
 
 function niceMax(value) {
   if (value <= 0) return 1000;
@@ -18,11 +18,12 @@ function niceMax(value) {
   return 10 * magnitude;
 }
 
-/** Renders the chart into `container` (replacing its content). */
-export function renderChart(container, { series, markers = [], caption }) {
-  const id = container.id;
-  const n = series.length;
-  const max = niceMax(Math.max(0, ...series.map((s) => s.input)));
+/**
+ * The frame of an n-bar chart whose tallest bar is `top` tokens: the scale, the bar slots, the
+ * y mapping and the grid with its labels (shared by the live and the replay chart).
+ */
+export function chartFrame(n, top) {
+  const max = niceMax(top);
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
   const slot = n > 0 ? plotW / n : plotW;
@@ -34,7 +35,14 @@ export function renderChart(container, { series, markers = [], caption }) {
     items.push(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: 'grid' }));
     items.push(svg('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, fmt(Math.round(v))));
   }
-  const labelEvery = Math.max(1, Math.ceil(n / 20));
+  return { max, plotW, plotH, slot, barW, y, items, labelEvery: Math.max(1, Math.ceil(n / 20)) };
+}
+
+/** Renders the chart into `container` (replacing its content). */
+export function renderChart(container, { series, markers = [], caption }) {
+  const id = container.id;
+  const n = series.length;
+  const { max, plotH, slot, barW, y, items, labelEvery } = chartFrame(n, Math.max(0, ...series.map((s) => s.input)));
   series.forEach((s, i) => {
     const x = PAD.left + i * slot + (slot - barW) / 2;
     const uncached = Math.max(0, s.input - s.cached);

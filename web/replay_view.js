@@ -6,6 +6,7 @@
 // Invariants: every figure comes from the report (usage counted once per request by the
 // engine); the chart draws the reconstructed requests with usage, and the usage-only ones
 // (compaction requests, responses without recorded output) are costed but not drawn, and said.
+import { H, PAD, W, chartFrame } from './chart.js';
 import { el, fmt, svg } from './util.js';
 
 /** The engine's causes in report order, with the words the page shows. */
@@ -24,17 +25,6 @@ export const CAUSES = [
 ];
 const LABEL = Object.fromEntries(CAUSES);
 
-const W = 640;
-const H = 230;
-const PAD = { left: 56, right: 12, top: 14, bottom: 34 };
-
-function niceMax(value) {
-  if (value <= 0) return 1000;
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 2, 2.5, 5, 10]) if (step * magnitude >= value) return step * magnitude;
-  return 10 * magnitude;
-}
-
 /** Requests of the report that the chart draws: reconstructed, with usage. */
 export function drawnRequests(report) {
   return report.requests.filter((r) => r.reconstructed && r.input_tokens !== null);
@@ -45,19 +35,7 @@ export function renderReplayChart(container, report) {
   const id = container.id;
   const rows = drawnRequests(report);
   const n = rows.length;
-  const max = niceMax(Math.max(0, ...rows.map((r) => r.input_tokens)));
-  const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
-  const slot = n > 0 ? plotW / n : plotW;
-  const barW = Math.max(2, Math.min(36, slot * 0.7));
-  const y = (v) => PAD.top + plotH - (v / max) * plotH;
-  const items = [];
-  for (const frac of [0, 0.25, 0.5, 0.75, 1]) {
-    const v = max * frac;
-    items.push(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: 'grid' }));
-    items.push(svg('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, fmt(Math.round(v))));
-  }
-  const labelEvery = Math.max(1, Math.ceil(n / 20));
+  const { max, plotH, slot, barW, y, items, labelEvery } = chartFrame(n, Math.max(0, ...rows.map((r) => r.input_tokens)));
   const markers = [];
   const present = new Set();
   rows.forEach((r, i) => {

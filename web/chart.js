@@ -42,7 +42,7 @@ export function chartFrame(n, top) {
 export function renderChart(container, { series, markers = [], caption }) {
   const id = container.id;
   const n = series.length;
-  const { max, plotH, slot, barW, y, items, labelEvery } = chartFrame(n, Math.max(0, ...series.map((s) => s.input)));
+  const { max, plotW, plotH, slot, barW, y, items, labelEvery } = chartFrame(n, Math.max(0, ...series.map((s) => s.input)));
   series.forEach((s, i) => {
     const x = PAD.left + i * slot + (slot - barW) / 2;
     const uncached = Math.max(0, s.input - s.cached);

@@ -35,7 +35,7 @@ export function renderReplayChart(container, report) {
   const id = container.id;
   const rows = drawnRequests(report);
   const n = rows.length;
-  const { max, plotH, slot, barW, y, items, labelEvery } = chartFrame(n, Math.max(0, ...rows.map((r) => r.input_tokens)));
+  const { max, plotW, plotH, slot, barW, y, items, labelEvery } = chartFrame(n, Math.max(0, ...rows.map((r) => r.input_tokens)));
   const markers = [];
   const present = new Set();
   rows.forEach((r, i) => {

@@ -26,15 +26,15 @@ set_property(TARGET agentctx_embind APPEND PROPERTY LINK_DEPENDS "${_actx_shim}"
 # Size (issue 11; assemble_package.mjs checks the gzip budget): the module is compiled for
 # speed (-O3) only where a step spends its time — the protocol codec and SSE parser, the
 # prompt assembly, the session's step/stream/tool loop, the engine facade, the world-state
-# step diff. Everything else (the built-in tools, the mock model, rollouts and replay,
-# compaction, AGENTS.md loading, support) runs once per turn or less and is compiled -Oz.
+# step diff, AGENTS.md refresh and support (UTF-8, truncation: per-byte loops of every step).
+# Everything else (the built-in tools, the mock model, rollouts and replay, compaction) runs
+# once per turn or less and is compiled -Oz.
 # ACTX_WASM_COLD_OZ=OFF compiles everything -O3 (for size/speed comparisons).
 option(ACTX_WASM_COLD_OZ "Compile the core's cold modules -Oz in the Embind build" ON)
 if(ACTX_WASM_COLD_OZ)
   file(GLOB_RECURSE _actx_cold CONFIGURE_DEPENDS
     "${PROJECT_SOURCE_DIR}/core/src/tools/*.cc" "${PROJECT_SOURCE_DIR}/core/src/mock_model/*.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/rollout/*.cc" "${PROJECT_SOURCE_DIR}/core/src/compaction/*.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/agents_md/*.cc" "${PROJECT_SOURCE_DIR}/core/src/support/*.cc")
+    "${PROJECT_SOURCE_DIR}/core/src/rollout/*.cc" "${PROJECT_SOURCE_DIR}/core/src/compaction/*.cc")
   list(APPEND _actx_cold "${PROJECT_SOURCE_DIR}/core/src/session/config.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/config_update.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/session_resume.cc"

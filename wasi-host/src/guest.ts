@@ -203,7 +203,10 @@ export class WasiGuest {
       const ptr = abi.actx_attachment_ptr(handle, index) >>> 0;
       const len = abi.actx_attachment_len(handle, index) >>> 0;
       if (ptr === 0) return new Uint8Array(0);
-      return new Uint8Array(abi.memory.buffer, ptr, len).slice();
+      // One pass: an uninitialised buffer (no zero-fill) filled by the copy; a plain Uint8Array.
+      const out = Buffer.allocUnsafeSlow(len);
+      out.set(new Uint8Array(abi.memory.buffer, ptr, len));
+      return new Uint8Array(out.buffer, out.byteOffset, len);
     });
   }
 

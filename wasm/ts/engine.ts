@@ -19,6 +19,16 @@ import type { AgentctxEngine, Caller, EngineMethods, EngineStats, SessionHandle,
 
 const hasDisposeSymbol = typeof Symbol.dispose === 'symbol';
 
+// Node's uninitialised allocation (no zero-fill before the copy: one pass over the bytes instead
+// of two); elsewhere a plain slice. Either way a Uint8Array the caller owns.
+const unsafeAlloc = (globalThis as { Buffer?: { allocUnsafeSlow?: (n: number) => Uint8Array } }).Buffer?.allocUnsafeSlow;
+function copyOut(view: Uint8Array): Uint8Array {
+  if (unsafeAlloc === undefined || view.length < 4096) return view.slice();
+  const out = unsafeAlloc(view.length);
+  out.set(view);
+  return new Uint8Array(out.buffer, out.byteOffset, out.length);
+}
+
 class EngineState {
   readonly live = new Set<number>();
   readonly registry = new FinalizationRegistry<number>((handle) => this.release(handle));
@@ -49,7 +59,7 @@ class EngineState {
       },
       attachmentCount: () => this.native.attachmentCount(handle),
       // A copy: the view is only valid until the next call into the module.
-      attachment: (index) => this.native.attachment(handle, index).slice(),
+      attachment: (index) => copyOut(this.native.attachment(handle, index)),
     };
   }
 

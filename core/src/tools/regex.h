@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A small regular-expression engine for the `grep` tool (ours). Model-supplied patterns must
-// never abort or throw (the core is built with -fno-exceptions, so std::regex is unusable), and
-// must never take exponential time, so this is a Thompson NFA simulated Pike-VM style: time is
+// never abort (the core is built with -fno-exceptions, so std::regex, which reports a bad
+// pattern by exception, is unusable); bad syntax is an error value. They must never take
+// exponential time either, so this is a Thompson NFA simulated Pike-VM style: time is
 // O(pattern size × text length), memory O(pattern size), no backtracking.
 // Syntax (a subset of Rust's `regex`/ripgrep syntax, which models know):
 //   literals (UTF-8 code points), `.` (any character but LF), `[abc]`, `[^a-z]`, `[[:alpha:]]`

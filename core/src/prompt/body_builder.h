@@ -3,6 +3,8 @@
 // and extended in place, so a step writes only its new items and the short tail (SPEC §8.4).
 // Invariants:
 //  - Build() returns exactly BuildResponsesBody(p) with p.items = the items' bytes.
+//  - The head is compared by its inputs (model, instructions), never re-rendered to compare:
+//    the instructions (often the base instructions, kilobytes) are escaped only when they change.
 //  - When the head (model, instructions) is unchanged and the previous body's items are still
 //    the leading items (`stable` ≥ their count), the buffer keeps them: it is cut back to the end
 //    of the last item and the new items and the tail are appended. Otherwise it is rebuilt.
@@ -32,11 +34,11 @@ class ResponsesBodyBuilder {
 
  private:
   std::string body_;
-  std::string head_;           // the head of body_ (up to `"input":[`)
+  std::string head_model_;  // the inputs of the head of body_ (up to `"input":[`)
+  std::string head_instructions_;
   std::size_t items_ = 0;      // items in body_
   std::size_t items_end_ = 0;  // offset just after the last item's bytes
   std::uint64_t full_builds_ = 0;
-  std::string scratch_;  // the head being compared
 };
 
 }  // namespace agentctx

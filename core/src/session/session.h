@@ -208,6 +208,8 @@ class Session {
   mutable PromptItemCache prompt_cache_;
   PromptView prompt_view_;             // for_prompt(history_), kept incrementally
   ResponsesBodyBuilder body_builder_;  // the turn request body, extended in place
+  std::string instructions_source_;    // the instructions that instructions_json_ escapes
+  std::string instructions_json_;      // J(instructions) for the explainer (SPEC §9)
   AgentsMdManager agents_;
   std::optional<JsonValue> baseline_;
   ToolList tools_;             // the current tool set (config)

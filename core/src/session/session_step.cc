@@ -170,12 +170,16 @@ void Session::IssueRequest(EffectSink* sink) {
                                               prompt_view_.stable_prefix());
 
   // Explain the request against the previous one (SPEC §9) from the same cached pieces.
-  std::string instructions_bytes =
-      config_.model.instructions.empty() ? std::string() : JsonString(config_.model.instructions);
+  // J(instructions), escaped again only when the instructions change (often kilobytes).
+  if (config_.model.instructions != instructions_source_) {
+    instructions_source_ = config_.model.instructions;
+    instructions_json_ =
+        instructions_source_.empty() ? std::string() : JsonString(instructions_source_);
+  }
   PromptSegments segments;
   segments.model = config_.model.slug;
   segments.cache_key = config_.CacheKey();
-  segments.instructions_bytes = instructions_bytes;
+  segments.instructions_bytes = instructions_json_;
   segments.tools_bytes = advertised_tools_.array_bytes;
   segments.items.reserve(prompt.size());
   for (const auto& p : prompt) {

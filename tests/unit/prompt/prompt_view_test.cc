@@ -174,6 +174,14 @@ TEST(ResponsesBodyBuilder, HeadChangeRebuilds) {
   std::string_view body = builder.Build(other, view.items(), view.items().size());
   EXPECT_EQ(builder.full_builds(), 2u);
   EXPECT_EQ(body.substr(0, 14), R"({"model":"m2",)");
+  // New instructions (same model) rebuild the head too; the same ones again do not.
+  BodyParams reworded = other;
+  reworded.instructions = "be thorough";
+  body = builder.Build(reworded, view.items(), view.items().size());
+  EXPECT_EQ(builder.full_builds(), 3u);
+  EXPECT_NE(body.find(R"("instructions":"be thorough")"), std::string_view::npos);
+  builder.Build(reworded, view.items(), view.items().size());
+  EXPECT_EQ(builder.full_builds(), 3u);
 }
 
 }  // namespace

@@ -9,11 +9,12 @@
 //    __EMSCRIPTEN__, __wasm__/__wasm32__ macros, no <emscripten…>/<wasi/…> headers;
 //  - layering (scripts/check_layering.mjs, ARCHITECTURE §4): core module include edges follow
 //    the allowed graph; the boundaries include only core public headers;
-//  - wasm/ts/generated/error_codes.ts is fresh (regenerated in memory from error_codes.def).
+//  - every file generated from core/protocol.json is fresh (scripts/gen_protocol.mjs renders them
+//    in memory; any difference fails).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { OUT_PATH, readDef, renderErrorCodes } from './gen_error_codes.mjs';
+import { staleFiles } from './gen_protocol.mjs';
 import { checkLayering } from './check_layering.mjs';
 
 const failures = [];
@@ -55,12 +56,8 @@ for (const f of sources) {
 
 failures.push(...checkLayering('.').failures);
 
-{
-  let committed = null;
-  try { committed = readFileSync(OUT_PATH, 'utf8'); } catch { /* reported below */ }
-  if (committed !== renderErrorCodes(readDef())) {
-    failures.push(`${OUT_PATH} is stale or missing: run node scripts/gen_error_codes.mjs and commit it`);
-  }
+for (const path of staleFiles()) {
+  failures.push(`${path} is stale or missing: edit core/protocol.json, run node scripts/gen_protocol.mjs and commit`);
 }
 
 if (failures.length) {

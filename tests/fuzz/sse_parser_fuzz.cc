@@ -17,7 +17,8 @@ namespace {
 std::string Render(const SseOutput& out) {
   std::string s;
   for (const JsonValue& e : out.events) s += "E" + ToJson(e) + "\n";
-  for (const Warning& w : out.warnings) s += "W" + w.code + ":" + w.message + "\n";
+  for (const Warning& w : out.warnings)
+    s += "W" + std::string(ToWire(w.code)) + ":" + w.message + "\n";
   return s;
 }
 

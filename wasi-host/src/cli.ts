@@ -16,8 +16,10 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import {
-  AGENTS_REFRESH, APPROVAL_POLICIES, HostInputError, SANDBOX_MODES, guestCwd, isObject, readConfigFile,
+  HostInputError, guestCwd, isObject, readConfigFile,
 } from './config.js';
+import { CLI_ENUM_FLAGS, enumFlagProblem } from './generated/cli_enums.js';
+import type { CliEnumFlag } from './generated/cli_enums.js';
 import type { CliOptions, GuestLoader, ReplayFlags } from './commands.js';
 import type { GuestOptions, WasiGuest } from './guest.js';
 
@@ -56,9 +58,9 @@ const OPTIONS: OptionDoc[] = [
   { name: 'config', type: 'string', arg: 'FILE.json', help: 'engine config keys (SPEC §2.2), merged under the flags' },
   { name: 'writable', type: 'boolean', help: 'let the engine write below /workspace (default: read-only; sandbox defaults to workspace-write)' },
   { name: 'trust', type: 'string', arg: 'trusted|untrusted', optional: { bare: 'trusted' }, help: 'trust the workspace: read its project AGENTS.md files; --trust=untrusted overrides a --config file (default: untrusted, only the global one)' },
-  { name: 'sandbox', type: 'string', arg: 'MODE', help: `sandbox policy: ${SANDBOX_MODES.join(', ')} (default: read-only, or workspace-write with --writable)` },
-  { name: 'approval', type: 'string', arg: 'POLICY', help: `approval policy: ${APPROVAL_POLICIES.join(', ')} (default: on-request)` },
-  { name: 'agents-refresh', type: 'string', arg: 'MODE', help: `AGENTS.md refresh: ${AGENTS_REFRESH.join(', ')} (default: selection)` },
+  { name: 'sandbox', type: 'string', arg: 'MODE', help: `sandbox policy: ${CLI_ENUM_FLAGS.sandbox.join(', ')} (default: read-only, or workspace-write with --writable)` },
+  { name: 'approval', type: 'string', arg: 'POLICY', help: `approval policy: ${CLI_ENUM_FLAGS.approval.join(', ')} (default: on-request)` },
+  { name: 'agents-refresh', type: 'string', arg: 'MODE', help: `AGENTS.md refresh: ${CLI_ENUM_FLAGS['agents-refresh'].join(', ')} (default: selection)` },
   { name: 'model', type: 'string', arg: 'SLUG', help: 'model slug; `mock` (default) is the embedded mock model, no network' },
   { name: 'base-url', type: 'string', arg: 'URL', help: 'Responses API base URL (default: https://api.openai.com/v1 for a non-mock model); any URL, even with --model mock, uses HTTP (e.g. agentctx serve-mock)' },
   { name: 'api-key-env', type: 'string', arg: 'VAR', help: 'environment variable holding the API key (default: OPENAI_API_KEY; optional with --base-url)' },
@@ -69,7 +71,7 @@ const OPTIONS: OptionDoc[] = [
   { name: 'max-retries', type: 'string', arg: 'N', help: 'run, resume: retries of a retryable model error per request (default: 4)' },
   { name: 'retry-base-ms', type: 'string', arg: 'MS', help: 'run, resume: first backoff step, doubled per retry, plus jitter, never below the server\'s retry-after (default: 1000)' },
   { name: 'request-timeout-ms', type: 'string', arg: 'MS', help: 'run, resume: an attempt fails (and is retried) after MS without response data (default: 300000)' },
-  { name: 'format', type: 'string', arg: 'FMT', help: 'inspect: request (the next request body, default), agents (AGENTS.md text, sources, warnings) or world-state (snapshot)' },
+  { name: 'format', type: 'string', arg: 'FMT', help: `inspect: ${CLI_ENUM_FLAGS.format.join(', ')} — request (the next request body, default), agents (AGENTS.md text, sources, warnings) or world-state (snapshot)` },
   { name: 'port', type: 'string', arg: 'N', help: 'serve-mock: port on 127.0.0.1 (default: 0, any free port; the URL is printed)' },
   { name: 'clock', type: 'string', arg: 'CLOCK', help: 'serve-mock: wall (default) or step:<ms> (0, ms, 2·ms, … per request)' },
   { name: 'requests', type: 'boolean', help: 'replay: also list every request in the table (default: the top misses only)' },
@@ -220,10 +222,10 @@ function directory(flag: string, dir: string): string {
   return abs;
 }
 
-function oneOf(flag: string, value: string | undefined, allowed: string[]): string | undefined {
-  if (value !== undefined && !allowed.includes(value)) {
-    throw new UsageError(`--${flag} ${value}: expected ${allowed.join(', ')}`);
-  }
+/** A flag whose values are a protocol enum (generated from core/protocol.json). */
+function oneOf(flag: CliEnumFlag, value: string | undefined): string | undefined {
+  const problem = value === undefined ? undefined : enumFlagProblem(flag, value);
+  if (problem !== undefined) throw new UsageError(problem);
   return value;
 }
 
@@ -381,14 +383,14 @@ async function main(argv: string[]): Promise<number> {
     ['cwd', str('cwd')],
     ['config', str('config') === undefined ? undefined : resolve(str('config') as string)],
     ['trust', trustFlag(str('trust'))],
-    ['sandbox', oneOf('sandbox', str('sandbox'), SANDBOX_MODES)],
-    ['approval', oneOf('approval', str('approval'), APPROVAL_POLICIES)],
-    ['agentsRefresh', oneOf('agents-refresh', str('agents-refresh'), AGENTS_REFRESH)],
+    ['sandbox', oneOf('sandbox', str('sandbox'))],
+    ['approval', oneOf('approval', str('approval'))],
+    ['agentsRefresh', oneOf('agents-refresh', str('agents-refresh'))],
     ['model', str('model')],
     ['baseUrl', baseUrl(str('base-url'))],
     ['script', str('script')],
     ['dumpRequests', str('dump-requests') === undefined ? undefined : resolve(str('dump-requests') as string)],
-    ['format', oneOf('format', str('format'), ['request', 'agents', 'world-state'])],
+    ['format', oneOf('format', str('format'))],
     ['clock', str('clock')],
   ];
   for (const [key, value] of optional) {

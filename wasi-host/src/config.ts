@@ -164,10 +164,6 @@ export interface ConfigFlags {
   home: boolean;
 }
 
-export const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'];
-export const APPROVAL_POLICIES = ['never', 'on-request', 'on-failure', 'unless-trusted'];
-export const AGENTS_REFRESH = ['selection', 'probe'];
-
 /**
  * The session config: defaults, then the --config file, then the flags.
  * Defaults: a fresh session id, model `mock`, one environment `workspace` at the cwd on the

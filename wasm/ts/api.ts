@@ -13,6 +13,10 @@ export type {
   AgentctxEngine, Caller, EngineMethods, EngineOptions, EngineStats, SessionHandle, SessionMethods,
 } from './types.js';
 export type * from './protocol.js';
+export {
+  DELIVERY_TYPES, EFFECT_TYPES, ENGINE_METHODS, ENUM_VALUES, ERROR_EFFECT_CODES, EVENT_TYPES,
+  SESSION_METHODS, SESSION_MUTATIONS, WARNING_CODES, WARNING_CODE_DOCS,
+} from './generated/protocol.js';
 export { createCaller } from './caller.js';
 export type { RawTransport } from './caller.js';
 export { mockModelClient, openAIResponsesClient, redactSecret } from './model_clients.js';

@@ -7,146 +7,29 @@
 // optional fields are the ones SPEC says "appear only when known" or that have defaults.
 
 // ---------------------------------------------------------------------------------------------
-// Config (SPEC §2.2). Fields with a default in brackets in SPEC are optional here.
+// Generated from core/protocol.json (scripts/gen_protocol.mjs): the enums, the config interfaces
+// (SPEC §2.2, docs/config.md), the warning and error-effect codes and the name lists.
 
-export type ApprovalPolicy = 'never' | 'on-request' | 'on-failure' | 'unless-trusted';
-export type SandboxMode = 'read-only' | 'workspace-write' | 'danger-full-access';
-export type Trust = 'trusted' | 'untrusted';
-export type AgentsMdRefresh = 'selection' | 'probe';
-export type ToolPolicy = 'apply' | 'defer';
-export type EnvironmentStatus = 'available' | 'starting';
+import type {
+  AgentsMdRefresh, CacheBreakReason, DeliveryType, EffectType, ErrorEffectCode, EventType, SessionConfig,
+  Trust, WarningCode,
+} from './generated/protocol.js';
 
-/** `model.truncation`: how tool outputs are cut on record (SPEC §11) [{"mode":"bytes","limit":10000}]. */
-export interface TruncationPolicy {
-  mode: 'bytes' | 'tokens';
-  limit: number;
-}
+export type {
+  AgentsMdConfig, AgentsMdRefresh, ApprovalPolicy, CacheBreakReason, CompactionConfig, CompactionStrategy,
+  ContextBudgetConfig, DeliveryType, EffectType, EngineMethodName, EnvironmentConfig,
+  EnvironmentContextConfig, EnvironmentStatus, ErrorEffectCode, EventType, HostToolConfig, InspectFormat,
+  ModelConfig, ReasoningConfig, ReasoningEffort, ReasoningSummary, SandboxConfig, SandboxMode, ServiceTier,
+  SessionConfig, SessionMethodName, SessionMutationName, SkillConfig, TaskFrontierConfig, ToolPolicy,
+  TruncationMode, TruncationPolicy, Trust, Verbosity, WarningCode,
+} from './generated/protocol.js';
+export {
+  DELIVERY_TYPES, EFFECT_TYPES, ENGINE_METHODS, ENUM_VALUES, ERROR_EFFECT_CODES, EVENT_TYPES,
+  SESSION_METHODS, SESSION_MUTATIONS, WARNING_CODES, WARNING_CODE_DOCS,
+} from './generated/protocol.js';
 
-export interface ModelConfig {
-  /** The model slug sent as `model`. */
-  slug: string;
-  /** Sent as `instructions` (omitted when empty) [""]. */
-  instructions?: string;
-  /** Tokens; no window = no auto-compaction [null]. */
-  context_window?: number | null;
-  /** Auto-compaction threshold, capped at 90 % of the window [null]. */
-  auto_compact_token_limit?: number | null;
-  supports_reasoning?: boolean;
-  supports_images?: boolean;
-  truncation?: TruncationPolicy;
-}
-
-export interface SandboxConfig {
-  mode?: SandboxMode;
-  writable_roots?: string[];
-  network_access?: boolean;
-}
-
-export interface EnvironmentConfig {
-  /** Unique id; the first environment is the primary one. */
-  id: string;
-  /** Absolute cwd. */
-  cwd: string;
-  shell?: string | null;
-  status?: EnvironmentStatus;
-  /** The name of a FileSystem passed to `engine.openSession({name: fs})`. */
-  fs: string;
-  /** Defaults to the FileSystem's own `sandboxed()`. */
-  sandboxed?: boolean;
-  /** Bump when this FileSystem's visibility changes (AGENTS.md cache key) [0]. */
-  fs_epoch?: number;
-}
-
-export interface AgentsMdConfig {
-  /** Directory holding the global AGENTS.override.md / AGENTS.md (CODEX_HOME) [null]. */
-  home_dir?: string | null;
-  max_bytes?: number;
-  root_markers?: string[];
-  fallback_filenames?: string[];
-  refresh?: AgentsMdRefresh;
-}
-
-export interface SkillConfig {
-  name: string;
-  description?: string | null;
-  path: string;
-}
-
-/** A host tool: calls to it leave the engine as `tool_call` effects (SPEC §7.1, §11). */
-export interface HostToolConfig {
-  /** MCP-style server name; advertised as `mcp__<server>__<name>` when set [""]. */
-  server?: string;
-  name: string;
-  description?: string;
-  /** JSON Schema [{"type":"object","properties":{}}]. */
-  parameters?: Record<string, unknown>;
-  strict?: boolean;
-}
-
-export interface EnvironmentContextConfig {
-  include_date?: boolean;
-  /** YYYY-MM-DD. */
-  current_date?: string | null;
-  /** IANA zone name. */
-  timezone?: string | null;
-}
-
-export interface ReasoningConfig {
-  effort?: string | null;
-  summary?: string | null;
-}
-
-export interface CompactionConfig {
-  strategy?: 'local' | 'remote';
-  auto?: boolean;
-  /** Replaces SUMMARIZATION_PROMPT [null]. */
-  prompt?: string | null;
-  /** Ours: the provider's prompt-cache TTL [300000]; 0 turns warmth-aware compaction off. */
-  cache_ttl_ms?: number;
-  /** Ours: compact a cold session early above this share of the window, in basis points [6000]. */
-  soft_limit_bp?: number;
-}
-
-/** Opt-in task frontier (ours): the `update_plan` tool and the `<task_frontier>` block. */
-export interface TaskFrontierConfig {
-  enabled?: boolean;
-  /** The task's goal; default: the first user message. */
-  goal?: string | null;
-  /** Pinned rules shown in the block. */
-  rules?: string[];
-}
-
-/** Opt-in context budget (ours): a `<context_budget>` block when usage enters a new 10 % band. */
-export interface ContextBudgetConfig {
-  enabled?: boolean;
-}
-
-/** The session config of `session.start` / `session.resume` (SPEC §2.2). */
-export interface SessionConfig {
-  /** Required; on resume it must equal the rollout's. */
-  session_id: string;
-  model: ModelConfig;
-  developer_instructions?: string | null;
-  approval_policy?: ApprovalPolicy;
-  sandbox?: SandboxConfig;
-  /** Non-empty; unique ids; the first is primary. */
-  environments: EnvironmentConfig[];
-  trust?: Trust;
-  agents_md?: AgentsMdConfig;
-  skills?: SkillConfig[];
-  builtin_tools?: boolean;
-  tools?: HostToolConfig[];
-  tool_policy?: ToolPolicy;
-  environment_context?: EnvironmentContextConfig;
-  reasoning?: ReasoningConfig;
-  verbosity?: string | null;
-  service_tier?: string | null;
-  prompt_cache_key?: string | null;
-  compaction?: CompactionConfig;
-  max_steps_per_turn?: number;
-  task_frontier?: TaskFrontierConfig;
-  context_budget?: ContextBudgetConfig;
-}
+/** True when A and B are the same set of literals (compile-time drift check). */
+type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /** An RFC 7386 merge patch: every field optional, `null` deletes, arrays replace whole. */
 export type MergePatch<T> = {
@@ -227,10 +110,6 @@ export type ItemOrigin =
 // ---------------------------------------------------------------------------------------------
 // Cache report (SPEC §9).
 
-export type CacheBreakReason =
-  | 'model_changed' | 'cache_key_changed' | 'instructions_changed' | 'tools_changed'
-  | 'history_rewritten_by_compaction' | 'item_edited';
-
 export interface CacheBreak {
   reason: CacheBreakReason;
   /** `instructions`, `tools`, or the origin of the edited item. */
@@ -251,23 +130,6 @@ export interface CacheReport {
   ideal_cached_tokens: number;
   break: CacheBreak | null;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Error and warning codes (SPEC §2.8).
-
-/** Codes of an `error` effect; `rate_limited`, `server_overloaded`, `stream_error` and some
- * `http_error`s are retryable. */
-export type ErrorEffectCode =
-  | 'agents_md_load_failed' | 'context_window_exceeded' | 'quota_exceeded' | 'usage_not_included'
-  | 'invalid_request' | 'unauthorized' | 'rate_limited' | 'server_overloaded' | 'stream_error'
-  | 'incomplete_response' | 'http_error' | 'compaction_failed';
-
-export type WarningCode =
-  | 'unknown_config_key' | 'stale_delivery' | 'unsupported_item' | 'sse_parse_error'
-  | 'agents_md_read_warning' | 'agents_md_truncated' | 'agents_md_import_warning'
-  | 'tool_name_collision' | 'step_limit'
-  | 'rollout_torn_line' | 'world_state_patch_without_full' | 'snapshot_restore_failed'
-  | 'compaction_trimmed' | 'compaction_stalled' | 'long_thread';
 
 // ---------------------------------------------------------------------------------------------
 // Events (SPEC §2.5): the `event` of an `{"type":"event"}` effect.
@@ -589,3 +451,14 @@ export interface ReplayDump {
   items: string[];
   requests: { request_id: string; model: string; instructions?: string; input: [number, number][] }[];
 }
+
+// ---------------------------------------------------------------------------------------------
+// Drift checks: the hand-written shapes above name exactly the types the description lists.
+// A mismatch fails the package build (tsc), so a new effect, event or delivery in
+// core/protocol.json must get its shape here.
+
+export const PROTOCOL_SHAPES_MATCH: {
+  effects: SameNames<Effect['type'], EffectType>;
+  events: SameNames<AgentctxEvent['type'], EventType>;
+  deliveries: SameNames<Delivery['type'], DeliveryType>;
+} = { effects: true, events: true, deliveries: true };

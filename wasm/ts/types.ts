@@ -6,6 +6,7 @@ import type {
   AgentsInspect, BodyBytes, CacheSummary, ConfigDelta, Delivery, EffectsResult, HistoryEntry,
   ReplayDump, ReplayOptions, ReplayReport, SessionConfig, SessionStats, SubmitInput,
 } from './protocol.js';
+import type { EngineMethodName, InspectFormat, SessionMethodName } from './generated/protocol.js';
 
 /** `now_ms`: the host's clock in ms for this call (clamped so it never goes backwards). */
 interface Now { now_ms?: number }
@@ -78,10 +79,19 @@ export interface SessionMethods {
   cache_summary: { input: Record<string, never> | undefined; output: CacheSummary };
   stats: { input: Record<string, never> | undefined; output: SessionStats };
   inspect: {
-    input: { format: 'agents' } | { format: 'world-state' } | { format: 'request' };
+    input: { format: InspectFormat };
     output: AgentsInspect | Record<string, unknown> | BodyBytes;
   };
 }
+
+/** True when A and B are the same set of literals (compile-time drift check). */
+type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/** Fails the build when the typed method maps above drift from core/protocol.json's lists. */
+export const METHOD_MAPS_MATCH: {
+  engine: SameNames<keyof EngineMethods, EngineMethodName>;
+  session: SameNames<keyof SessionMethods, SessionMethodName>;
+} = { engine: true, session: true };
 
 /** The common call surface of the engine (handle 0) and of a session. */
 export interface Caller<Methods> {

@@ -10,9 +10,10 @@ namespace {
 
 void WarnTruncated(const std::string& path, std::uint64_t remaining,
                    std::vector<AgentsMdWarning>* warnings) {
-  warnings->push_back({kWarnAgentsMdTruncated, "AGENTS.md instructions truncated: `" + path +
-                                                   "` exceeds the remaining budget of " +
-                                                   std::to_string(remaining) + " bytes"});
+  warnings->push_back({WarningCode::kAgentsMdTruncated, "AGENTS.md instructions truncated: `" +
+                                                            path +
+                                                            "` exceeds the remaining budget of " +
+                                                            std::to_string(remaining) + " bytes"});
 }
 
 }  // namespace

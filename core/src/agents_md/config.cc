@@ -11,7 +11,7 @@ namespace {
 Unexpected<Error> Invalid(std::string_view key, std::string_view what) {
   std::string message = "agents_md.";
   message.append(key.data(), key.size());
-  message += ": ";
+  message += " ";
   message.append(what.data(), what.size());
   return Fail(ErrorCode::kInvalidConfig, message);
 }
@@ -39,15 +39,11 @@ bool EnvironmentSelection::SameSelection(const EnvironmentSelection& other) cons
          sandboxed == other.sandboxed && fs_epoch == other.fs_epoch;
 }
 
-std::string_view AgentsMdRefreshName(AgentsMdRefresh mode) {
-  return mode == AgentsMdRefresh::kProbe ? "probe" : "selection";
-}
-
 Result<AgentsMdConfig> AgentsMdConfigFromJson(const JsonValue& value,
                                               std::vector<std::string>* unknown_keys) {
   AgentsMdConfig config;
   if (value.is_null()) return config;
-  if (!value.is_object()) return Fail(ErrorCode::kInvalidConfig, "agents_md: must be an object");
+  if (!value.is_object()) return Fail(ErrorCode::kInvalidConfig, "agents_md must be an object");
   for (const JsonMember& m : value.members()) {
     const JsonValue& v = m.value;
     if (v.is_null()) {
@@ -70,13 +66,9 @@ Result<AgentsMdConfig> AgentsMdConfigFromJson(const JsonValue& value,
     } else if (m.key == "fallback_filenames") {
       ACTX_TRY(config.fallback_filenames, StringArray(v, m.key));
     } else if (m.key == "refresh") {
-      if (v.is_string() && v.string_value() == "selection") {
-        config.refresh = AgentsMdRefresh::kSelection;
-      } else if (v.is_string() && v.string_value() == "probe") {
-        config.refresh = AgentsMdRefresh::kProbe;
-      } else {
-        return Invalid(m.key, "must be \"selection\" or \"probe\"");
-      }
+      auto refresh = v.is_string() ? FromWire<AgentsMdRefresh>(v.string_value()) : std::nullopt;
+      if (!refresh) return Invalid(m.key, "must be selection or probe");
+      config.refresh = *refresh;
     } else if (unknown_keys != nullptr) {
       unknown_keys->push_back("agents_md." + m.key);
     }
@@ -94,7 +86,7 @@ JsonValue AgentsMdConfigToJson(const AgentsMdConfig& config) {
   JsonValue fallbacks = JsonValue::Array();
   for (const std::string& f : config.fallback_filenames) fallbacks.Push(JsonValue::String(f));
   out.Set("fallback_filenames", std::move(fallbacks));
-  out.Set("refresh", JsonValue::String(std::string(AgentsMdRefreshName(config.refresh))));
+  out.Set("refresh", JsonValue::String(std::string(ToWire(config.refresh))));
   return out;
 }
 

@@ -14,9 +14,6 @@
 
 namespace agentctx {
 
-/// "selection" | "probe".
-std::string_view AgentsMdRefreshName(AgentsMdRefresh mode);
-
 /// Parses `agents_md` (an object, or null for all defaults). Null members take their defaults.
 /// kInvalidConfig (message names the key) for: a non-object, a non-string or relative home_dir,
 /// a max_bytes that is not a non-negative integer, non-string-array markers or fallback names,

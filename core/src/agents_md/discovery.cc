@@ -52,7 +52,7 @@ GlobalDoc ReadGlobal(const AgentsMdInputs& inputs, ProbeSet* probes,
     std::string path = home.has_value() ? Join(*home, name) : Join(*inputs.config.home_dir, name);
     auto warn = [&](const Error& err) {
       warnings->push_back(
-          {kWarnAgentsMdRead,
+          {WarningCode::kAgentsMdReadWarning,
            "Failed to read global AGENTS.md instructions from `" + path + "`: " + err.Display()});
     };
     if (!home.has_value()) {  // config validation prevents this; warn once
@@ -240,7 +240,8 @@ Result<AgentsMdLoad> LoadAgentsMd(const AgentsMdInputs& inputs, const GlobalDoc*
               ErrorCode::kAgentsMdLoadFailed,
               "failed to load AGENTS.md instructions for environment `" + env.id + "`: " + err);
         }
-        load.warnings.push_back({kWarnAgentsMdRead, "error trying to find AGENTS.md docs: " + err});
+        load.warnings.push_back(
+            {WarningCode::kAgentsMdReadWarning, "error trying to find AGENTS.md docs: " + err});
         continue;  // contributes nothing, consumes no budget
       }
       remaining -= env_load->used;

@@ -68,7 +68,7 @@ void ImportExpander::Warn(std::string_view line, const std::string& from,
   std::string message = "AGENTS.md import `";
   message.append(line.data(), line.size());
   message += "` in `" + from + "` " + reason;
-  warnings_->push_back({kWarnAgentsMdImport, std::move(message)});
+  warnings_->push_back({WarningCode::kAgentsMdImportWarning, std::move(message)});
 }
 
 std::string ImportExpander::ExpandAt(std::string_view text, const std::string& path,

@@ -148,7 +148,7 @@ JsonValue AgentsMdManager::Inspect() const {
     return s.has_value() ? JsonValue::String(*s) : JsonValue();
   };
   JsonValue out = JsonValue::Object();
-  out.Set("refresh", JsonValue::String(std::string(AgentsMdRefreshName(last_mode_))));
+  out.Set("refresh", JsonValue::String(std::string(ToWire(last_mode_))));
   out.Set("cache", JsonValue::String(std::string(AgentsMdCacheStatusName(last_status_))));
   out.Set("generation", JsonValue::RawNumber(std::to_string(generation_)));
   out.Set("loaded_generation", JsonValue::RawNumber(std::to_string(loaded_generation_)));
@@ -169,12 +169,7 @@ JsonValue AgentsMdManager::Inspect() const {
   }
   out.Set("sources", std::move(sources));
   JsonValue warnings = JsonValue::Array();
-  for (const AgentsMdWarning& w : last_warnings_) {
-    JsonValue warning = JsonValue::Object();
-    warning.Set("code", JsonValue::String(w.code));
-    warning.Set("message", JsonValue::String(w.message));
-    warnings.Push(std::move(warning));
-  }
+  for (const AgentsMdWarning& w : last_warnings_) warnings.Push(WarningJson(w));
   out.Set("warnings", std::move(warnings));
   JsonValue error;
   if (last_error_.has_value()) {

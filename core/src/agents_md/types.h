@@ -12,15 +12,13 @@
 #include <vector>
 
 #include "agentctx/file_system.h"
+#include "agentctx/wire_enums.h"
 #include "protocol/warning.h"
 
 namespace agentctx {
 
-/// How a cache hit is validated (SPEC §5).
-enum class AgentsMdRefresh {
-  kSelection,  ///< upstream: a key hit makes no FileSystem call
-  kProbe,      ///< ours: a key hit re-stats the probe set of the last successful load
-};
+// AgentsMdRefresh (agentctx/wire_enums.h): kSelection, upstream: a key hit makes no FileSystem
+// call; kProbe, ours: a key hit re-stats the probe set of the last successful load (SPEC §5).
 
 /// Config key `agents_md` (SPEC §2.2), with its defaults.
 struct AgentsMdConfig {
@@ -109,10 +107,5 @@ struct AgentsMdResult {
 /// AGENTS.md warnings are ordinary warnings (`agents_md_read_warning`, `agents_md_truncated`,
 /// `agents_md_import_warning`).
 using AgentsMdWarning = Warning;
-
-inline constexpr const char* kWarnAgentsMdRead = "agents_md_read_warning";
-inline constexpr const char* kWarnAgentsMdTruncated = "agents_md_truncated";
-/// An `@path` import line that was not read (ours; the message names the line and the reason).
-inline constexpr const char* kWarnAgentsMdImport = "agents_md_import_warning";
 
 }  // namespace agentctx

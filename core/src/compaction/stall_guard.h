@@ -16,9 +16,6 @@ namespace agentctx {
 /// Below this many basis points freed, a compaction is stalled.
 inline constexpr std::int64_t kStallThresholdBp = 500;
 
-inline constexpr std::string_view kCompactionStalledCode = "compaction_stalled";
-inline constexpr std::string_view kCompactionTrimmedCode = "compaction_trimmed";
-inline constexpr std::string_view kLongThreadCode = "long_thread";
 /// The `long_thread` warning after every compaction (SPEC §12.3 step 6, upstream text).
 inline constexpr std::string_view kLongThreadMessage =
     "Heads up: Long threads and multiple compactions can cause the model to be less accurate. "

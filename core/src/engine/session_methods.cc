@@ -22,76 +22,95 @@ std::string EffectsEnvelope(const EffectSink& sink, OutputAttachments* attachmen
   return OkEnvelopeRaw(json);
 }
 
-std::string Mutate(SessionSlot* slot, std::string_view method, JsonValue* input,
-                   const std::vector<std::string_view>& inputs, std::int64_t now) {
+std::string PromptPreviewEnvelope(const Session& s, OutputAttachments* attachments) {
+  auto body = s.PromptPreview();
+  if (!body) return ErrorEnvelope(body.error());
+  const std::uint64_t length = body->size();
+  std::string out = "{\"body\":";
+  AppendAttachmentRef(&out, attachments->Own(std::move(*body)), length);
+  out.push_back('}');
+  return OkEnvelopeRaw(out);
+}
+
+std::string Inspect(const Session& s, const JsonValue& input, OutputAttachments* attachments) {
+  const JsonValue* v = input.Find("format");
+  std::optional<InspectFormat> format = InspectFormat::kAgents;
+  if (v != nullptr && !v->is_null()) {
+    format = v->is_string() ? FromWire<InspectFormat>(v->string_value()) : std::nullopt;
+  }
+  if (!format) {
+    return ErrorEnvelope(Error{
+        ErrorCode::kInvalidInput, "inspect format must be agents, world-state or request", {}});
+  }
+  switch (*format) {
+    case InspectFormat::kAgents:
+      return OkEnvelope(s.AgentsInspect());
+    case InspectFormat::kWorldState:
+      return OkEnvelope(s.WorldStateSnapshot());
+    case InspectFormat::kRequest:
+      return PromptPreviewEnvelope(s, attachments);
+  }
+  return {};
+}
+
+// Every method of an open session (SessionMethod, generated from core/protocol.json): the switch
+// has no default, so a method added to the description without a case here warns (-Wswitch).
+std::string Dispatch(SessionSlot* slot, SessionMethod method, JsonValue* input,
+                     const std::vector<std::string_view>& inputs, std::int64_t now) {
   Session& s = *slot->session;
   EffectSink sink;
   auto Effects = [&](const Result<void>& r) {
     if (!r) return ErrorEnvelope(r.error());
     return EffectsEnvelope(sink, &slot->attachments);
   };
-  if (method == "submit") return Effects(s.Submit(*input, now, &sink));
-  if (method == "deliver") {
-    auto resolved = ResolveInputRefs(input, inputs);
-    if (!resolved) return ErrorEnvelope(resolved.error());
-    const JsonValue* d = input->Find("delivery");
-    return Effects(s.Deliver(d != nullptr ? *d : *input, now, &sink));
-  }
-  if (method == "update") {
-    const JsonValue* delta = input->Find("delta");
-    if (delta == nullptr) {
-      return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "update needs a `delta` object", {}});
+  switch (method) {
+    case SessionMethod::kSessionStart:
+    case SessionMethod::kSessionResume:
+      return ErrorEnvelope(
+          Error{ErrorCode::kInvalidState, "this handle already has a session", {}});
+    case SessionMethod::kSubmit:
+      return Effects(s.Submit(*input, now, &sink));
+    case SessionMethod::kDeliver: {
+      auto resolved = ResolveInputRefs(input, inputs);
+      if (!resolved) return ErrorEnvelope(resolved.error());
+      const JsonValue* d = input->Find("delivery");
+      return Effects(s.Deliver(d != nullptr ? *d : *input, now, &sink));
     }
-    return Effects(s.Update(*delta, now, &sink));
+    case SessionMethod::kUpdate: {
+      const JsonValue* delta = input->Find("delta");
+      if (delta == nullptr) {
+        return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "update needs a `delta` object", {}});
+      }
+      return Effects(s.Update(*delta, now, &sink));
+    }
+    case SessionMethod::kTick:
+      return Effects(s.Tick(now, &sink));
+    case SessionMethod::kInterrupt:
+      return Effects(s.Interrupt(now, &sink));
+    case SessionMethod::kCompact:
+      return Effects(s.Compact(*input, now, &sink));
+    case SessionMethod::kRetry: {
+      auto id = input->GetString("request_id");
+      if (!id)
+        return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "retry needs `request_id`", {}});
+      return Effects(s.Retry(*id, now, &sink));
+    }
+    case SessionMethod::kHistory:
+      return OkEnvelope(s.History());
+    case SessionMethod::kWorldState:
+      return OkEnvelope(s.WorldStateSnapshot());
+    case SessionMethod::kInstructionSources:
+      return OkEnvelope(s.InstructionSources());
+    case SessionMethod::kPromptPreview:
+      return PromptPreviewEnvelope(s, &slot->attachments);
+    case SessionMethod::kCacheSummary:
+      return OkEnvelope(s.CacheSummary());
+    case SessionMethod::kStats:
+      return OkEnvelope(s.Stats());
+    case SessionMethod::kInspect:
+      return Inspect(s, *input, &slot->attachments);
   }
-  if (method == "tick") return Effects(s.Tick(now, &sink));
-  if (method == "interrupt") return Effects(s.Interrupt(now, &sink));
-  if (method == "compact") return Effects(s.Compact(*input, now, &sink));
-  if (method == "retry") {
-    auto id = input->GetString("request_id");
-    if (!id) return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "retry needs `request_id`", {}});
-    return Effects(s.Retry(*id, now, &sink));
-  }
-  return {};
-}
-
-std::string Query(const Session& s, std::string_view method, const JsonValue& input,
-                  OutputAttachments* attachments) {
-  if (method == "history") return OkEnvelope(s.History());
-  if (method == "world_state") return OkEnvelope(s.WorldStateSnapshot());
-  if (method == "instruction_sources") return OkEnvelope(s.InstructionSources());
-  if (method == "cache_summary") return OkEnvelope(s.CacheSummary());
-  if (method == "stats") return OkEnvelope(s.Stats());
-  if (method == "prompt_preview") {
-    auto body = s.PromptPreview();
-    if (!body) return ErrorEnvelope(body.error());
-    const std::uint64_t length = body->size();
-    std::string out = "{\"body\":";
-    AppendAttachmentRef(&out, attachments->Own(std::move(*body)), length);
-    out.push_back('}');
-    return OkEnvelopeRaw(out);
-  }
-  if (method == "inspect") {
-    auto format = input.GetString("format").value_or("agents");
-    if (format == "agents") return OkEnvelope(s.AgentsInspect());
-    if (format == "world-state") return OkEnvelope(s.WorldStateSnapshot());
-    if (format == "request") return Query(s, "prompt_preview", input, attachments);
-    return ErrorEnvelope(Error{
-        ErrorCode::kInvalidInput, "inspect format must be agents, world-state or request", {}});
-  }
-  return {};
-}
-
-constexpr std::string_view kSessionMethods[] = {
-    "session.start",  "session.resume", "submit", "deliver", "update",      "tick",
-    "interrupt",      "compact",        "retry",  "history", "world_state", "instruction_sources",
-    "prompt_preview", "cache_summary",  "stats",  "inspect"};
-
-bool IsSessionMethod(std::string_view method) {
-  for (auto m : kSessionMethods) {
-    if (m == method) return true;
-  }
-  return false;
+  return ErrorEnvelope(Error{ErrorCode::kInternal, "unhandled session method", {}});
 }
 
 }  // namespace
@@ -99,7 +118,8 @@ bool IsSessionMethod(std::string_view method) {
 std::string CallSession(SessionSlot* slot, std::string_view method, std::string_view input_json,
                         const std::vector<std::string_view>& inputs) {
   slot->attachments.Clear();
-  if (!IsSessionMethod(method)) {
+  const std::optional<SessionMethod> known = FromWire<SessionMethod>(method);
+  if (!known) {
     return ErrorEnvelope(
         Error{ErrorCode::kUnknownMethod, "unknown session method: " + std::string(method), {}});
   }
@@ -111,7 +131,7 @@ std::string CallSession(SessionSlot* slot, std::string_view method, std::string_
   auto now = NowMs(*parsed);
   if (!now) return ErrorEnvelope(now.error());
 
-  if (method == "session.start") {
+  if (*known == SessionMethod::kSessionStart) {
     if (slot->session) {
       return ErrorEnvelope(
           Error{ErrorCode::kInvalidState, "this handle already has a session", {}});
@@ -126,7 +146,7 @@ std::string CallSession(SessionSlot* slot, std::string_view method, std::string_
     slot->session = std::move(*created);
     return EffectsEnvelope(sink, &slot->attachments);
   }
-  if (method == "session.resume") {
+  if (*known == SessionMethod::kSessionResume) {
     if (slot->session) {
       return ErrorEnvelope(
           Error{ErrorCode::kInvalidState, "this handle already has a session", {}});
@@ -150,13 +170,7 @@ std::string CallSession(SessionSlot* slot, std::string_view method, std::string_
     return ErrorEnvelope(
         Error{ErrorCode::kInvalidState, "call session.start on this handle first", {}});
   }
-  std::string out = Mutate(slot, method, &*parsed, inputs, *now);
-  if (out.empty()) out = Query(*slot->session, method, *parsed, &slot->attachments);
-  if (out.empty()) {
-    out = ErrorEnvelope(
-        Error{ErrorCode::kUnknownMethod, "unknown session method: " + std::string(method), {}});
-  }
-  return out;
+  return Dispatch(slot, *known, &*parsed, inputs, *now);
 }
 
 }  // namespace agentctx

@@ -93,9 +93,9 @@ ToolList BuildToolList(const std::vector<BuiltinToolSpec>& builtins,
       key += t->name;
       std::string suffix = "_" + Sha1Hex(key).substr(0, 8);
       std::string base = CutBytes(advertised, kMaxToolNameBytes - suffix.size());
-      list.warnings.push_back({"tool_name_collision", "tool name `" + advertised +
-                                                          "` is already taken; advertised as `" +
-                                                          base + suffix + "`"});
+      list.warnings.push_back({WarningCode::kToolNameCollision,
+                               "tool name `" + advertised + "` is already taken; advertised as `" +
+                                   base + suffix + "`"});
       advertised = base + suffix;
     }
     taken.insert(advertised);

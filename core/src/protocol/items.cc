@@ -17,7 +17,8 @@ JsonValue Str(std::string_view s) {
 }
 
 void Warn(std::vector<Warning>* warnings, std::string message) {
-  if (warnings != nullptr) warnings->push_back(Warning{"unsupported_item", std::move(message)});
+  if (warnings != nullptr)
+    warnings->push_back(Warning{WarningCode::kUnsupportedItem, std::move(message)});
 }
 
 void SetIdIfKept(const JsonValue& raw, JsonValue* out) {

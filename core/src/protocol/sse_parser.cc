@@ -75,7 +75,7 @@ void SseParser::ProcessLine(SseOutput* out) {
     data_.clear();
     event_type_.clear();
     has_data_ = false;
-    out->warnings.push_back(Warning{"sse_event_too_large",
+    out->warnings.push_back(Warning{WarningCode::kSseEventTooLarge,
                                     "an SSE event larger than 32 MiB was dropped (the limit of "
                                     "one event); the response cannot complete"});
     return;
@@ -120,14 +120,14 @@ void SseParser::Dispatch(SseOutput* out) {
   if (data == "[DONE]") return;
   Result<JsonValue> parsed = ParseJson(data);
   if (!parsed.has_value()) {
-    out->warnings.push_back(
-        Warning{"sse_parse_error", "failed to parse SSE event: " + parsed.error().message});
+    out->warnings.push_back(Warning{WarningCode::kSseParseError,
+                                    "failed to parse SSE event: " + parsed.error().message});
     return;
   }
   JsonValue event = std::move(parsed).value();
   if (!event.is_object()) {
-    out->warnings.push_back(
-        Warning{"sse_parse_error", "failed to parse SSE event: data is not a JSON object"});
+    out->warnings.push_back(Warning{WarningCode::kSseParseError,
+                                    "failed to parse SSE event: data is not a JSON object"});
     return;
   }
   if (event.Find("type") == nullptr && !event_type.empty()) {

@@ -417,12 +417,7 @@ JsonValue Replayer::Run() {
   JsonValue warnings = JsonValue::Array();
   std::vector<Warning> all = parsed_.warnings;
   all.insert(all.end(), usage_.warnings().begin(), usage_.warnings().end());
-  for (const Warning& w : all) {
-    JsonValue entry = JsonValue::Object();
-    entry.Set("code", JsonValue::String(w.code));
-    entry.Set("message", JsonValue::String(w.message));
-    warnings.Push(std::move(entry));
-  }
+  for (const Warning& w : all) warnings.Push(WarningJson(w));
   JsonValue out = JsonValue::Object();
   out.Set("session_id", session_id_ ? JsonValue::String(*session_id_) : JsonValue());
   out.Set("cli_version", cli_version_ ? JsonValue::String(*cli_version_) : JsonValue());

@@ -101,7 +101,7 @@ std::optional<ReplayUsage> UsageReader::Read(const RolloutRecord& record,
         last->output == growth.output) &&
       mismatches_++ == 0) {
     warnings_.push_back(
-        Warning{"usage_total_mismatch",
+        Warning{WarningCode::kUsageTotalMismatch,
                 "token_count at line " + std::to_string(record.line_number) +
                     ": last_token_usage (" + std::to_string(last->input) +
                     " input tokens) differs from the growth of total_token_usage (" +

@@ -107,7 +107,7 @@ ResumeState BuildResumeState(const ParsedRollout& rollout, const CompactionRebui
         state.baseline = MergePatchApply(*state.baseline, *snapshot);
         state.latest_snapshot = state.baseline;
       } else {
-        state.warnings.push_back(Warning{"world_state_patch_without_full",
+        state.warnings.push_back(Warning{WarningCode::kWorldStatePatchWithoutFull,
                                          "ignored world-state patch without a full snapshot"});
       }
     } else if (type == "turn_context") {

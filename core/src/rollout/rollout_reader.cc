@@ -53,8 +53,9 @@ Result<ParsedRollout> ParseRollout(std::string_view text) {
       continue;
     }
     if (i + 1 == lines.size()) {
-      out.warnings.push_back(Warning{
-          "rollout_torn_line", "skipped the torn last rollout line " + std::to_string(number)});
+      out.warnings.push_back(
+          Warning{WarningCode::kRolloutTornLine,
+                  "skipped the torn last rollout line " + std::to_string(number)});
       break;
     }
     Error error{ErrorCode::kRolloutCorrupt,

@@ -68,13 +68,13 @@ std::string ResponseItemLine(std::int64_t now_ms, std::string_view item_bytes,
 
 JsonValue SandboxPolicyJson(const SandboxPolicyFields& sandbox) {
   JsonValue p = JsonValue::Object();
-  p.Set("type", JsonValue::String(sandbox.mode));
-  if (sandbox.mode == "workspace-write") {
+  p.Set("type", JsonValue::String(std::string(ToWire(sandbox.mode))));
+  if (sandbox.mode == SandboxMode::kWorkspaceWrite) {
     JsonValue roots = JsonValue::Array();
     for (const auto& r : sandbox.writable_roots) roots.Push(JsonValue::String(r));
     p.Set("writable_roots", std::move(roots));
     p.Set("network_access", JsonValue::Bool(sandbox.network_access));
-  } else if (sandbox.mode == "read-only") {
+  } else if (sandbox.mode == SandboxMode::kReadOnly) {
     p.Set("network_access", JsonValue::Bool(sandbox.network_access));
   }
   return p;
@@ -84,11 +84,12 @@ JsonValue TurnContextPayload(const TurnContextFields& f) {
   JsonValue p = JsonValue::Object();
   p.Set("turn_id", JsonValue::String(f.turn_id));
   p.Set("cwd", JsonValue::String(f.cwd));
-  p.Set("approval_policy", JsonValue::String(f.approval_policy));
+  p.Set("approval_policy", JsonValue::String(std::string(ToWire(f.approval_policy))));
   p.Set("sandbox_policy", SandboxPolicyJson(f.sandbox));
   p.Set("model", JsonValue::String(f.model));
-  if (f.effort) p.Set("effort", JsonValue::String(*f.effort));
-  p.Set("summary", JsonValue::String(f.summary ? *f.summary : std::string("none")));
+  if (f.effort) p.Set("effort", JsonValue::String(std::string(ToWire(*f.effort))));
+  p.Set("summary",
+        JsonValue::String(std::string(ToWire(f.summary.value_or(ReasoningSummary::kNone)))));
   return p;
 }
 

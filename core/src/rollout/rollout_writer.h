@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agentctx/wire_enums.h"
 #include "protocol/json_value.h"
 
 namespace agentctx {
@@ -34,7 +35,7 @@ std::string ResponseItemLine(std::int64_t now_ms, std::string_view item_bytes,
                              std::string_view turn_id, std::string_view origin);
 
 struct SandboxPolicyFields {
-  std::string mode = "workspace-write";  ///< read-only | workspace-write | danger-full-access
+  SandboxMode mode = SandboxMode::kWorkspaceWrite;
   std::vector<std::string> writable_roots;
   bool network_access = false;
 };
@@ -42,16 +43,16 @@ struct SandboxPolicyFields {
 struct TurnContextFields {
   std::string turn_id;
   std::string cwd;
-  std::string approval_policy;
+  ApprovalPolicy approval_policy = ApprovalPolicy::kOnRequest;
   SandboxPolicyFields sandbox;
   std::string model;
-  std::optional<std::string> effort;   ///< omitted when unset
-  std::optional<std::string> summary;  ///< written as "none" when unset
+  std::optional<ReasoningEffort> effort;    ///< omitted when unset
+  std::optional<ReasoningSummary> summary;  ///< written as "none" when unset
 };
 
 /// `sandbox_policy`: {"type":"read-only","network_access":B} |
 /// {"type":"workspace-write","writable_roots":[…],"network_access":B} |
-/// {"type":"danger-full-access"} (an unknown mode is written as {"type":mode}).
+/// {"type":"danger-full-access"}.
 JsonValue SandboxPolicyJson(const SandboxPolicyFields& sandbox);
 /// turn_context payload `{"turn_id","cwd","approval_policy","sandbox_policy","model","effort"?,
 /// "summary"}`.

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
-// ParseSessionConfig (SPEC §2.2): every field checked for type and allowed values; defaults
-// filled in (model.instructions: the base instructions, base_instructions.h); the first problem
-// is reported as kInvalidConfig naming the key path.
+// ParseSessionConfig (SPEC §2.2, docs/config.md): every field checked for type and allowed values;
+// defaults filled in (model.instructions: the base instructions, base_instructions.h); the first
+// problem is reported as kInvalidConfig naming the key path. Enum values and the known top-level
+// keys come from the protocol description (agentctx/wire_enums.h), so they are never re-listed.
 #include "session/config.h"
 
 #include <set>
 #include <string_view>
 
+#include "agents_md/config.h"
 #include "session/base_instructions.h"
 #include "support/paths.h"
 
@@ -17,11 +19,38 @@ Unexpected<Error> Invalid(std::string message) {
   return Fail(ErrorCode::kInvalidConfig, std::move(message));
 }
 
-bool OneOf(std::string_view v, std::initializer_list<std::string_view> allowed) {
-  for (auto a : allowed) {
-    if (v == a) return true;
+/// "a, b or c": the allowed values of E, as invalid_config messages name them.
+template <typename E>
+std::string WireChoices() {
+  std::string out;
+  const auto& values = WireTable<E>::kValues;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += i + 1 == values.size() ? " or " : ", ";
+    out += values[i];
   }
-  return false;
+  return out;
+}
+
+// Enum readers: absent or null -> keep the default; anything but a listed value -> error.
+template <typename E>
+Result<void> ReadEnum(const JsonValue& obj, std::string_view key, const std::string& path, E* out) {
+  const JsonValue* v = obj.Find(key);
+  if (v == nullptr || v->is_null()) return {};
+  std::optional<E> parsed = v->is_string() ? FromWire<E>(v->string_value()) : std::nullopt;
+  if (!parsed) return Invalid(path + " must be " + WireChoices<E>());
+  *out = *parsed;
+  return {};
+}
+
+template <typename E>
+Result<void> ReadOptEnum(const JsonValue& obj, std::string_view key, const std::string& path,
+                         std::optional<E>* out) {
+  const JsonValue* v = obj.Find(key);
+  if (v == nullptr || v->is_null()) return {};
+  E value{};
+  ACTX_TRY_VOID(ReadEnum(obj, key, path, &value));
+  *out = value;
+  return {};
 }
 
 // Field readers: absent or null -> keep the default; wrong type -> error naming `path`.
@@ -109,12 +138,8 @@ Result<void> ParseModel(const JsonValue& raw, ModelConfig* m) {
   ACTX_TRY_VOID(ReadBool(*v, "supports_images", "model.supports_images", &m->supports_images));
   ACTX_TRY(const JsonValue* t, ObjectOrNull(*v, "truncation", "model.truncation"));
   if (t != nullptr) {
-    std::string mode = "bytes";
-    ACTX_TRY_VOID(ReadString(*t, "mode", "model.truncation.mode", &mode));
-    if (!OneOf(mode, {"bytes", "tokens"})) {
-      return Invalid("model.truncation.mode must be bytes or tokens");
-    }
-    m->truncation.mode = mode == "bytes" ? TruncationMode::kBytes : TruncationMode::kTokens;
+    m->truncation.mode = TruncationMode::kBytes;
+    ACTX_TRY_VOID(ReadEnum(*t, "mode", "model.truncation.mode", &m->truncation.mode));
     std::int64_t limit = 10000;
     ACTX_TRY_VOID(ReadInt(*t, "limit", "model.truncation.limit", 0, &limit));
     m->truncation.limit = static_cast<std::uint64_t>(limit);
@@ -125,10 +150,7 @@ Result<void> ParseModel(const JsonValue& raw, ModelConfig* m) {
 Result<void> ParseSandbox(const JsonValue& raw, SandboxConfig* s) {
   ACTX_TRY(const JsonValue* v, ObjectOrNull(raw, "sandbox", "sandbox"));
   if (v == nullptr) return {};
-  ACTX_TRY_VOID(ReadString(*v, "mode", "sandbox.mode", &s->mode));
-  if (!OneOf(s->mode, {"read-only", "workspace-write", "danger-full-access"})) {
-    return Invalid("sandbox.mode must be read-only, workspace-write or danger-full-access");
-  }
+  ACTX_TRY_VOID(ReadEnum(*v, "mode", "sandbox.mode", &s->mode));
   ACTX_TRY_VOID(ReadStringList(*v, "writable_roots", "sandbox.writable_roots", &s->writable_roots));
   for (auto& root : s->writable_roots) {
     auto norm = NormalizeAbsolute(root);
@@ -158,10 +180,7 @@ Result<void> ParseEnvironments(const JsonValue& raw, std::vector<EnvironmentConf
     if (!cwd) return Invalid(path + ".cwd must be an absolute path");
     env.cwd = *cwd;
     ACTX_TRY_VOID(ReadOptString(e, "shell", path + ".shell", &env.shell));
-    ACTX_TRY_VOID(ReadString(e, "status", path + ".status", &env.status));
-    if (!OneOf(env.status, {"available", "starting"})) {
-      return Invalid(path + ".status must be available or starting");
-    }
+    ACTX_TRY_VOID(ReadEnum(e, "status", path + ".status", &env.status));
     ACTX_TRY_VOID(ReadString(e, "fs", path + ".fs", &env.fs));
     if (env.fs.empty()) return Invalid(path + ".fs must name a registered FileSystem");
     const JsonValue* sb = e.Find("sandboxed");
@@ -175,23 +194,10 @@ Result<void> ParseEnvironments(const JsonValue& raw, std::vector<EnvironmentConf
   return {};
 }
 
-Result<void> ParseAgentsMd(const JsonValue& raw, AgentsMdSettings* a) {
-  ACTX_TRY(const JsonValue* v, ObjectOrNull(raw, "agents_md", "agents_md"));
+Result<void> ParseAgentsMd(const JsonValue& raw, AgentsMdConfig* a) {
+  const JsonValue* v = raw.Find("agents_md");
   if (v == nullptr) return {};
-  ACTX_TRY_VOID(ReadOptString(*v, "home_dir", "agents_md.home_dir", &a->home_dir));
-  if (a->home_dir) {
-    auto norm = NormalizeAbsolute(*a->home_dir);
-    if (!norm) return Invalid("agents_md.home_dir must be an absolute path");
-    a->home_dir = *norm;
-  }
-  ACTX_TRY_VOID(ReadInt(*v, "max_bytes", "agents_md.max_bytes", 0, &a->max_bytes));
-  ACTX_TRY_VOID(ReadStringList(*v, "root_markers", "agents_md.root_markers", &a->root_markers));
-  ACTX_TRY_VOID(ReadStringList(*v, "fallback_filenames", "agents_md.fallback_filenames",
-                               &a->fallback_filenames));
-  ACTX_TRY_VOID(ReadString(*v, "refresh", "agents_md.refresh", &a->refresh));
-  if (!OneOf(a->refresh, {"selection", "probe"})) {
-    return Invalid("agents_md.refresh must be selection or probe");
-  }
+  ACTX_TRY(*a, AgentsMdConfigFromJson(*v, nullptr));
   return {};
 }
 
@@ -254,17 +260,14 @@ Result<void> ParseOptionalSections(const JsonValue& raw, SessionConfig* c) {
   }
   ACTX_TRY(const JsonValue* r, ObjectOrNull(raw, "reasoning", "reasoning"));
   if (r != nullptr) {
-    ACTX_TRY_VOID(ReadOptString(*r, "effort", "reasoning.effort", &c->reasoning_effort));
-    ACTX_TRY_VOID(ReadOptString(*r, "summary", "reasoning.summary", &c->reasoning_summary));
-    if (c->reasoning_effort == "none") c->reasoning_effort.reset();
-    if (c->reasoning_summary == "none") c->reasoning_summary.reset();
+    ACTX_TRY_VOID(ReadOptEnum(*r, "effort", "reasoning.effort", &c->reasoning_effort));
+    ACTX_TRY_VOID(ReadOptEnum(*r, "summary", "reasoning.summary", &c->reasoning_summary));
+    if (c->reasoning_effort == ReasoningEffort::kNone) c->reasoning_effort.reset();
+    if (c->reasoning_summary == ReasoningSummary::kNone) c->reasoning_summary.reset();
   }
   ACTX_TRY(const JsonValue* cp, ObjectOrNull(raw, "compaction", "compaction"));
   if (cp != nullptr) {
-    ACTX_TRY_VOID(ReadString(*cp, "strategy", "compaction.strategy", &c->compaction.strategy));
-    if (!OneOf(c->compaction.strategy, {"local", "remote"})) {
-      return Invalid("compaction.strategy must be local or remote");
-    }
+    ACTX_TRY_VOID(ReadEnum(*cp, "strategy", "compaction.strategy", &c->compaction.strategy));
     ACTX_TRY_VOID(ReadBool(*cp, "auto", "compaction.auto", &c->compaction.auto_compact));
     ACTX_TRY_VOID(ReadOptString(*cp, "prompt", "compaction.prompt", &c->compaction.prompt));
     ACTX_TRY_VOID(
@@ -289,29 +292,6 @@ Result<void> ParseOptionalSections(const JsonValue& raw, SessionConfig* c) {
   return {};
 }
 
-constexpr std::string_view kKnownKeys[] = {"session_id",
-                                           "model",
-                                           "developer_instructions",
-                                           "approval_policy",
-                                           "sandbox",
-                                           "environments",
-                                           "trust",
-                                           "agents_md",
-                                           "skills",
-                                           "builtin_tools",
-                                           "tools",
-                                           "tool_policy",
-                                           "environment_context",
-                                           "reasoning",
-                                           "verbosity",
-                                           "service_tier",
-                                           "prompt_cache_key",
-                                           "compaction",
-                                           "max_steps_per_turn",
-                                           "task_frontier",
-                                           "context_budget",
-                                           "custom"};
-
 }  // namespace
 
 Result<SessionConfig> ParseSessionConfig(const JsonValue& raw, std::vector<Warning>* warnings) {
@@ -322,25 +302,18 @@ Result<SessionConfig> ParseSessionConfig(const JsonValue& raw, std::vector<Warni
   ACTX_TRY_VOID(ParseModel(raw, &c.model));
   ACTX_TRY_VOID(ReadOptString(raw, "developer_instructions", "developer_instructions",
                               &c.developer_instructions));
-  ACTX_TRY_VOID(ReadString(raw, "approval_policy", "approval_policy", &c.approval_policy));
-  if (!OneOf(c.approval_policy, {"never", "on-request", "on-failure", "unless-trusted"})) {
-    return Invalid("approval_policy must be never, on-request, on-failure or unless-trusted");
-  }
+  ACTX_TRY_VOID(ReadEnum(raw, "approval_policy", "approval_policy", &c.approval_policy));
   ACTX_TRY_VOID(ParseSandbox(raw, &c.sandbox));
   ACTX_TRY_VOID(ParseEnvironments(raw, &c.environments));
-  ACTX_TRY_VOID(ReadString(raw, "trust", "trust", &c.trust));
-  if (!OneOf(c.trust, {"trusted", "untrusted"}))
-    return Invalid("trust must be trusted or untrusted");
+  ACTX_TRY_VOID(ReadEnum(raw, "trust", "trust", &c.trust));
   ACTX_TRY_VOID(ParseAgentsMd(raw, &c.agents_md));
   ACTX_TRY_VOID(ParseSkills(raw, &c.skills));
   ACTX_TRY_VOID(ReadBool(raw, "builtin_tools", "builtin_tools", &c.builtin_tools));
   ACTX_TRY_VOID(ParseTools(raw, &c.tools));
-  ACTX_TRY_VOID(ReadString(raw, "tool_policy", "tool_policy", &c.tool_policy));
-  if (!OneOf(c.tool_policy, {"apply", "defer"}))
-    return Invalid("tool_policy must be apply or defer");
+  ACTX_TRY_VOID(ReadEnum(raw, "tool_policy", "tool_policy", &c.tool_policy));
   ACTX_TRY_VOID(ParseOptionalSections(raw, &c));
-  ACTX_TRY_VOID(ReadOptString(raw, "verbosity", "verbosity", &c.verbosity));
-  ACTX_TRY_VOID(ReadOptString(raw, "service_tier", "service_tier", &c.service_tier));
+  ACTX_TRY_VOID(ReadOptEnum(raw, "verbosity", "verbosity", &c.verbosity));
+  ACTX_TRY_VOID(ReadOptEnum(raw, "service_tier", "service_tier", &c.service_tier));
   ACTX_TRY_VOID(ReadOptString(raw, "prompt_cache_key", "prompt_cache_key", &c.prompt_cache_key));
   ACTX_TRY_VOID(ReadInt(raw, "max_steps_per_turn", "max_steps_per_turn", 1, &c.max_steps_per_turn));
   // Unset model.instructions → the base instructions (ours; "" explicitly sends none).
@@ -350,9 +323,10 @@ Result<SessionConfig> ParseSessionConfig(const JsonValue& raw, std::vector<Warni
   if (warnings != nullptr) {
     for (const auto& m : raw.members()) {
       bool known = false;
-      for (auto k : kKnownKeys) known = known || m.key == k;
+      for (auto k : kConfigKeys) known = known || m.key == k;
       if (!known) {
-        warnings->push_back({"unknown_config_key", "unknown config key ignored: " + m.key});
+        warnings->push_back(
+            {WarningCode::kUnknownConfigKey, "unknown config key ignored: " + m.key});
       }
     }
   }

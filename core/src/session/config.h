@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Session configuration (SPEC §2.2): typed view of the config JSON with defaults, validated as a
-// whole. Invariants: a SessionConfig is always valid (ParseSessionConfig either returns a
+// Session configuration (SPEC §2.2, docs/config.md): typed view of the config JSON with defaults,
+// validated as a whole. Every enum-valued key is a C++ enum generated from core/protocol.json
+// (agentctx/wire_enums.h); nothing downstream re-parses a string. Invariants: a SessionConfig is
+// always valid (ParseSessionConfig either returns a
 // complete, validated config or kInvalidConfig and nothing); `raw` keeps the JSON it came from so
 // `update(delta)` is a merge patch over it followed by a full re-parse (SPEC §2.2).
 #pragma once
@@ -11,6 +13,8 @@
 #include <vector>
 
 #include "agentctx/result.h"
+#include "agentctx/wire_enums.h"
+#include "agents_md/types.h"
 #include "protocol/host_tool.h"
 #include "protocol/json_value.h"
 #include "protocol/warning.h"
@@ -30,7 +34,7 @@ struct ModelConfig {
 };
 
 struct SandboxConfig {
-  std::string mode = "workspace-write";  // read-only | workspace-write | danger-full-access
+  SandboxMode mode = SandboxMode::kWorkspaceWrite;
   std::vector<std::string> writable_roots;
   bool network_access = false;
 };
@@ -39,18 +43,10 @@ struct EnvironmentConfig {
   std::string id;
   std::string cwd;
   std::optional<std::string> shell;
-  std::string status = "available";  // available | starting
+  EnvironmentStatus status = EnvironmentStatus::kAvailable;
   std::string fs;
   std::optional<bool> sandboxed;  // default: the FileSystem's own Sandboxed()
   std::int64_t fs_epoch = 0;
-};
-
-struct AgentsMdSettings {
-  std::optional<std::string> home_dir;
-  std::int64_t max_bytes = 32768;
-  std::vector<std::string> root_markers{".git"};
-  std::vector<std::string> fallback_filenames;
-  std::string refresh = "selection";  // selection | probe
 };
 
 struct SkillConfig {
@@ -66,7 +62,7 @@ struct EnvironmentContextConfig {
 };
 
 struct CompactionConfig {
-  std::string strategy = "local";  // local | remote
+  CompactionStrategy strategy = CompactionStrategy::kLocal;
   bool auto_compact = true;
   std::optional<std::string> prompt;
   // Warmth-aware compaction (issue 16, ours; compaction/warmth.h): 0 disables it.
@@ -90,20 +86,20 @@ struct SessionConfig {
   std::string session_id;
   ModelConfig model;
   std::optional<std::string> developer_instructions;
-  std::string approval_policy = "on-request";
+  ApprovalPolicy approval_policy = ApprovalPolicy::kOnRequest;
   SandboxConfig sandbox;
   std::vector<EnvironmentConfig> environments;
-  std::string trust = "trusted";
-  AgentsMdSettings agents_md;
+  Trust trust = Trust::kTrusted;
+  AgentsMdConfig agents_md;  // parsed by the agents_md module (agents_md/config.h)
   std::vector<SkillConfig> skills;
   bool builtin_tools = true;
   std::vector<HostToolConfig> tools;
-  std::string tool_policy = "apply";  // apply | defer
+  ToolPolicy tool_policy = ToolPolicy::kApply;
   EnvironmentContextConfig environment_context;
-  std::optional<std::string> reasoning_effort;   // "none" normalised to nullopt
-  std::optional<std::string> reasoning_summary;  // "none" normalised to nullopt
-  std::optional<std::string> verbosity;
-  std::optional<std::string> service_tier;
+  std::optional<ReasoningEffort> reasoning_effort;    // kNone normalised to nullopt
+  std::optional<ReasoningSummary> reasoning_summary;  // kNone normalised to nullopt
+  std::optional<Verbosity> verbosity;
+  std::optional<ServiceTier> service_tier;
   std::optional<std::string> prompt_cache_key;
   CompactionConfig compaction;
   std::int64_t max_steps_per_turn = 64;

@@ -11,9 +11,9 @@ JsonValue MakeEvent(std::string_view type) {
   return e;
 }
 
-void EffectSink::Warning(std::string_view code, std::string_view message) {
+void EffectSink::Warning(WarningCode code, std::string_view message) {
   JsonValue e = MakeEvent("warning");
-  e.Set("code", JsonValue::String(std::string(code)));
+  e.Set("code", JsonValue::String(std::string(ToWire(code))));
   e.Set("message", JsonValue::String(std::string(message)));
   events_.push_back(std::move(e));
 }
@@ -43,7 +43,7 @@ std::string EffectSink::ToJson(std::vector<std::string_view>* attachments) const
   if (error_) {
     sep();
     out += "{\"type\":\"error\",\"code\":";
-    AppendJsonString(&out, error_->code);
+    AppendJsonString(&out, ErrorCodeName(error_->code));
     out += ",\"message\":";
     AppendJsonString(&out, error_->message);
     out += error_->retryable ? ",\"retryable\":true" : ",\"retryable\":false";

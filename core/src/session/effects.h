@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "agentctx/error.h"
+#include "agentctx/wire_enums.h"
 #include "protocol/json_value.h"
 
 namespace agentctx {
@@ -36,7 +38,7 @@ struct ToolCallEffect {
 };
 
 struct ErrorEffect {
-  std::string code;
+  ErrorCode code = ErrorCode::kInternal;  // one of the codes marked `effect` in core/protocol.json
   std::string message;
   bool retryable = false;
   std::optional<std::string> request_id;
@@ -53,7 +55,7 @@ class EffectSink {
  public:
   void Persist(std::string line) { persist_.push_back(std::move(line)); }
   void Event(JsonValue event) { events_.push_back(std::move(event)); }
-  void Warning(std::string_view code, std::string_view message);
+  void Warning(WarningCode code, std::string_view message);
   void SetError(ErrorEffect error) { error_ = std::move(error); }
   void AddToolCall(ToolCallEffect call) { tool_calls_.push_back(std::move(call)); }
   void SetModelRequest(ModelRequestEffect request) { model_request_ = std::move(request); }

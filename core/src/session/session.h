@@ -100,10 +100,10 @@ class Session {
 
   // One compaction in progress (SPEC §12.2–§12.4).
   struct CompactionRun {
-    std::string trigger;   // pre_turn | mid_turn | manual | model_switch
-    std::string strategy;  // local | remote
-    bool inject = false;   // BeforeLastUserMessage (mid-turn) vs DoNotInject
-    ModelConfig model;     // the model that compacts (the previous one for model_switch)
+    std::string trigger;  // pre_turn | mid_turn | manual | model_switch
+    CompactionStrategy strategy = CompactionStrategy::kLocal;
+    bool inject = false;  // BeforeLastUserMessage (mid-turn) vs DoNotInject
+    ModelConfig model;    // the model that compacts (the previous one for model_switch)
     std::uint64_t tokens_before = 0;
     std::optional<JsonValue> pending_user_message;  // pre-turn: recorded after the compaction
     std::string summarization_bytes;                // local: the trailing prompt message

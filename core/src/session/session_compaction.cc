@@ -71,11 +71,11 @@ std::string_view OriginOf(const PromptItem& p, const std::vector<RecordedItem>& 
 }
 
 JsonValue CompactionEvent(std::string_view phase, std::string_view trigger,
-                          std::string_view strategy, std::uint64_t before) {
+                          CompactionStrategy strategy, std::uint64_t before) {
   JsonValue e = MakeEvent("compaction");
   e.Set("phase", JsonValue::String(std::string(phase)));
   e.Set("trigger", JsonValue::String(std::string(trigger)));
-  e.Set("strategy", JsonValue::String(std::string(strategy)));
+  e.Set("strategy", JsonValue::String(std::string(ToWire(strategy))));
   e.Set("tokens_before", JsonValue::Int(static_cast<std::int64_t>(before)));
   return e;
 }
@@ -160,7 +160,7 @@ void Session::BeginCompaction(std::string trigger, std::optional<JsonValue> pend
                                                                      : config_.model;
   run.tokens_before = EstimateNextPrompt();
   run.pending_user_message = std::move(pending_user_message);
-  if (run.strategy == "local") {
+  if (run.strategy == CompactionStrategy::kLocal) {
     run.summarization_bytes = ToJson(SummarizationMessage(config_.compaction.prompt));
   }
   if (trigger == kPreTurn) run.cold = ColdCacheDecisionNow();
@@ -175,7 +175,7 @@ void Session::BeginCompaction(std::string trigger, std::optional<JsonValue> pend
 
 void Session::IssueCompactionRequest(EffectSink* sink) {
   CompactionRun& run = *compaction_;
-  const bool local = run.strategy == "local";
+  const bool local = run.strategy == CompactionStrategy::kLocal;
   std::vector<PromptItem> prompt = ForPrompt(history_, run.model.supports_images, &prompt_cache_);
   std::string instructions_bytes = InstructionsBytes(run.model.instructions);
 
@@ -226,7 +226,7 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
 }
 
 bool Session::RetryTrimmedCompaction(EffectSink* sink) {
-  if (!compaction_ || compaction_->strategy != "local") return false;
+  if (!compaction_ || compaction_->strategy != CompactionStrategy::kLocal) return false;
   CompactionRun& run = *compaction_;
   std::vector<PromptItem> prompt = ForPrompt(history_, run.model.supports_images, &prompt_cache_);
   if (run.dropped.size() != prompt.size()) run.dropped.assign(prompt.size(), false);
@@ -249,7 +249,7 @@ bool Session::RetryTrimmedCompaction(EffectSink* sink) {
   if (group.empty()) return false;
   for (std::size_t g : group) run.dropped[index[g]] = true;
   run.trimmed += group.size();
-  sink->Warning(kCompactionTrimmedCode, CompactionTrimmedMessage(run.trimmed));
+  sink->Warning(WarningCode::kCompactionTrimmed, CompactionTrimmedMessage(run.trimmed));
   explainer_.NoteCompaction();  // the request's input lost its head on purpose
   IssueCompactionRequest(sink);
   return true;
@@ -257,8 +257,9 @@ bool Session::RetryTrimmedCompaction(EffectSink* sink) {
 
 void Session::FailCompaction(std::string_view code, std::string_view message, EffectSink* sink) {
   sink->SetError(ErrorEffect{
-      "compaction_failed", "compaction failed: " + std::string(code) + ": " + std::string(message),
-      false, request_ ? std::optional<std::string>(request_->id) : std::nullopt, std::nullopt});
+      ErrorCode::kCompactionFailed,
+      "compaction failed: " + std::string(code) + ": " + std::string(message), false,
+      request_ ? std::optional<std::string>(request_->id) : std::nullopt, std::nullopt});
   EndTurn("failed", sink);
 }
 
@@ -353,10 +354,10 @@ void Session::FinishCompaction(std::vector<JsonValue> new_items, std::string_vie
   done.Set("freed_bp", JsonValue::Int(freed_bp));
   if (run.cold) AddColdCacheFields(*run.cold, &done);
   sink->Event(std::move(done));
-  sink->Warning(kLongThreadCode, kLongThreadMessage);
+  sink->Warning(WarningCode::kLongThread, kLongThreadMessage);
   compaction_stalled_ = IsStalled(freed_bp);
   if (compaction_stalled_) {
-    sink->Warning(kCompactionStalledCode,
+    sink->Warning(WarningCode::kCompactionStalled,
                   CompactionStalledMessage(freed_bp, run.tokens_before, after));
   }
 

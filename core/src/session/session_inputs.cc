@@ -57,35 +57,13 @@ AgentsMdInputs AgentsInputsFrom(const SessionConfig& config, const FileSystemLoo
     sel.fs = it == fs.end() ? nullptr : it->second.get();
     sel.sandboxed = env.sandboxed ? *env.sandboxed : (sel.fs != nullptr && sel.fs->Sandboxed());
     sel.fs_epoch = static_cast<std::uint64_t>(env.fs_epoch);
-    sel.ready = env.status == "available";
+    sel.ready = env.status == EnvironmentStatus::kAvailable;
     in.environments.push_back(std::move(sel));
   }
-  in.trusted = config.trust == "trusted";
-  const auto& a = config.agents_md;
-  in.config.home_dir = a.home_dir;
-  in.config.max_bytes = static_cast<std::uint64_t>(a.max_bytes);
-  in.config.root_markers = a.root_markers;
-  in.config.fallback_filenames = a.fallback_filenames;
-  in.config.refresh = a.refresh == "probe" ? AgentsMdRefresh::kProbe : AgentsMdRefresh::kSelection;
+  in.trusted = config.trust == Trust::kTrusted;
+  in.config = config.agents_md;
   return in;
 }
-
-namespace {
-
-SandboxMode SandboxModeFrom(const std::string& mode) {
-  if (mode == "read-only") return SandboxMode::kReadOnly;
-  if (mode == "danger-full-access") return SandboxMode::kDangerFullAccess;
-  return SandboxMode::kWorkspaceWrite;
-}
-
-ApprovalPolicy ApprovalFrom(const std::string& policy) {
-  if (policy == "never") return ApprovalPolicy::kNever;
-  if (policy == "on-failure") return ApprovalPolicy::kOnFailure;
-  if (policy == "unless-trusted") return ApprovalPolicy::kUnlessTrusted;
-  return ApprovalPolicy::kOnRequest;
-}
-
-}  // namespace
 
 WorldInputs WorldInputsFrom(const SessionConfig& config, const AgentsMdResult& agents,
                             const std::optional<std::string>& previous_turn_model,
@@ -94,24 +72,21 @@ WorldInputs WorldInputsFrom(const SessionConfig& config, const AgentsMdResult& a
   w.model.slug = config.model.slug;
   w.model.instructions = config.model.instructions;
   w.previous_turn_model = previous_turn_model;
-  w.sandbox.mode = SandboxModeFrom(config.sandbox.mode);
+  w.sandbox.mode = config.sandbox.mode;
   w.sandbox.writable_roots = config.sandbox.writable_roots;
   w.sandbox.network_access = config.sandbox.network_access;
-  w.approval_policy = ApprovalFrom(config.approval_policy);
+  w.approval_policy = config.approval_policy;
   w.developer_instructions = config.developer_instructions;
   w.agents_md.directory = config.environments[0].cwd;
   w.agents_md.text = agents.text;
   for (const auto& s : config.skills) w.skills.push_back({s.name, s.description, s.path});
   for (const auto& e : config.environments) {
-    w.environments.push_back(
-        {e.id, e.cwd,
-         e.status == "starting" ? EnvironmentStatus::kStarting : EnvironmentStatus::kAvailable,
-         e.shell});
+    w.environments.push_back({e.id, e.cwd, e.status, e.shell});
   }
   w.environment_context.include_date = config.environment_context.include_date;
   w.environment_context.current_date = config.environment_context.current_date;
   w.environment_context.timezone = config.environment_context.timezone;
-  w.tools.policy = config.tool_policy == "defer" ? ToolPolicy::kDefer : ToolPolicy::kApply;
+  w.tools.policy = config.tool_policy;
   w.tools.advertised = Sha1Hex(advertised.array_bytes);
   if (w.tools.policy == ToolPolicy::kDefer) {
     for (const auto& t : current.tools) {

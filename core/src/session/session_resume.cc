@@ -66,8 +66,9 @@ Result<std::unique_ptr<Session>> Session::Resume(const JsonValue& config,
   for (const auto& w : state.warnings) sink->Warning(w.code, w.message);
   for (const auto& w : s->tools_.warnings) sink->Warning(w.code, w.message);
   for (const auto& c : state.unrebuilt_compactions) {
-    sink->Warning("unsupported_item", "compacted line " + std::to_string(c.line_number) +
-                                          " has no replacement_history; history kept as is");
+    sink->Warning(WarningCode::kUnsupportedItem,
+                  "compacted line " + std::to_string(c.line_number) +
+                      " has no replacement_history; history kept as is");
   }
   return s;
 }

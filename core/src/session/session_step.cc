@@ -27,7 +27,7 @@ void Session::RebuildTools() {
   tools_ = BuildToolList(builtins, config_.tools);
   // `apply` advertises every change at once; `defer` keeps the array byte-frozen until the next
   // compaction or resume (the first build always advertises).
-  if (config_.tool_policy == "apply" || advertised_tools_.array_bytes.empty()) {
+  if (config_.tool_policy == ToolPolicy::kApply || advertised_tools_.array_bytes.empty()) {
     advertised_tools_ = tools_;
   }
 }
@@ -51,7 +51,7 @@ void Session::StartStep(bool turn_start, const JsonValue* user_message, EffectSi
   if (turn_start) NoteContextBudget();
   auto refreshed = RefreshAgents(sink);
   if (!refreshed) {
-    sink->SetError(ErrorEffect{"agents_md_load_failed", refreshed.error().message, false,
+    sink->SetError(ErrorEffect{ErrorCode::kAgentsMdLoadFailed, refreshed.error().message, false,
                                std::nullopt, std::nullopt});
     EndTurn("failed", sink);
     return;
@@ -131,11 +131,11 @@ BodyParams Session::BodyParamsFor(const ModelConfig& model,
   params.tools_bytes = advertised_tools_.array_bytes;
   params.compaction = compaction;
   params.supports_reasoning = model.supports_reasoning;
-  if (config_.reasoning_effort) params.reasoning_effort = *config_.reasoning_effort;
-  if (config_.reasoning_summary) params.reasoning_summary = *config_.reasoning_summary;
-  if (config_.service_tier) params.service_tier = *config_.service_tier;
+  if (config_.reasoning_effort) params.reasoning_effort = ToWire(*config_.reasoning_effort);
+  if (config_.reasoning_summary) params.reasoning_summary = ToWire(*config_.reasoning_summary);
+  if (config_.service_tier) params.service_tier = ToWire(*config_.service_tier);
   params.prompt_cache_key = config_.CacheKey();
-  if (config_.verbosity) params.verbosity = *config_.verbosity;
+  if (config_.verbosity) params.verbosity = ToWire(*config_.verbosity);
   return params;
 }
 

@@ -11,7 +11,7 @@ namespace agentctx {
 namespace {
 
 void StaleDelivery(std::string_view what, EffectSink* sink) {
-  sink->Warning("stale_delivery", "ignored a delivery for " + std::string(what));
+  sink->Warning(WarningCode::kStaleDelivery, "ignored a delivery for " + std::string(what));
 }
 
 std::uint64_t UsageField(const JsonValue* usage, std::string_view key,
@@ -218,8 +218,7 @@ void Session::FailRequest(ErrorCode code, std::string message, bool retryable,
     FailCompaction(ErrorCodeName(code), message, sink);
     return;
   }
-  sink->SetError(ErrorEffect{std::string(ErrorCodeName(code)), std::move(message), retryable,
-                             request_->id, retry_after_ms});
+  sink->SetError(ErrorEffect{code, std::move(message), retryable, request_->id, retry_after_ms});
   if (retryable) {
     state_ = TurnState::kSuspended;  // until retry(request_id) or interrupt()
     return;

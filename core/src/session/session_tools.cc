@@ -22,7 +22,7 @@ void Session::DispatchToolCalls(EffectSink* sink) {
   ToolContext ctx;
   ctx.fs = PrimaryFileSystem();
   ctx.primary_cwd = config_.environments[0].cwd;
-  SandboxModeFromName(config_.sandbox.mode, &ctx.sandbox.mode);
+  ctx.sandbox.mode = config_.sandbox.mode;
   ctx.sandbox.writable_roots = config_.sandbox.writable_roots;
   ctx.sandbox.network_access = config_.sandbox.network_access;
   for (std::size_t i = first; i < history_.size(); ++i) {
@@ -73,8 +73,9 @@ void Session::MaybeFinishTools(EffectSink* sink) {
   }
   RecordToolOutputs(sink);
   if (steps_in_turn_ >= config_.max_steps_per_turn) {
-    sink->Warning("step_limit", "the turn reached max_steps_per_turn (" +
-                                    std::to_string(config_.max_steps_per_turn) + ") and was ended");
+    sink->Warning(WarningCode::kStepLimit, "the turn reached max_steps_per_turn (" +
+                                               std::to_string(config_.max_steps_per_turn) +
+                                               ") and was ended");
     EndTurn("completed", sink);
     return;
   }

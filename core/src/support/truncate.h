@@ -14,9 +14,9 @@
 #include <string>
 #include <string_view>
 
-namespace agentctx {
+#include "agentctx/wire_enums.h"
 
-enum class TruncationMode { kBytes, kTokens };
+namespace agentctx {
 
 /// `text` middle-cut to `budget_bytes` (the marker is not counted); `text` should be UTF-8.
 std::string TruncateMiddle(std::string_view text, std::uint64_t budget_bytes, TruncationMode mode);

@@ -8,29 +8,6 @@
 
 namespace agentctx {
 
-std::string_view SandboxModeName(SandboxMode mode) {
-  switch (mode) {
-    case SandboxMode::kReadOnly:
-      return "read-only";
-    case SandboxMode::kWorkspaceWrite:
-      return "workspace-write";
-    case SandboxMode::kDangerFullAccess:
-      return "danger-full-access";
-  }
-  return "workspace-write";
-}
-
-bool SandboxModeFromName(std::string_view name, SandboxMode* out) {
-  for (SandboxMode mode :
-       {SandboxMode::kReadOnly, SandboxMode::kWorkspaceWrite, SandboxMode::kDangerFullAccess}) {
-    if (SandboxModeName(mode) == name) {
-      *out = mode;
-      return true;
-    }
-  }
-  return false;
-}
-
 std::vector<std::string> EffectiveWritableRoots(const SandboxPolicy& policy,
                                                 std::string_view primary_cwd) {
   std::vector<std::string> roots;

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "protocol/sandbox_mode.h"
+#include "agentctx/wire_enums.h"
 
 namespace agentctx {
 
@@ -23,11 +23,6 @@ struct SandboxPolicy {
   std::vector<std::string> writable_roots;  // absolute paths (normalised when checked)
   bool network_access = false;
 };
-
-/// `read-only` | `workspace-write` | `danger-full-access`.
-std::string_view SandboxModeName(SandboxMode mode);
-/// Parses a wire spelling; false if unknown.
-bool SandboxModeFromName(std::string_view name, SandboxMode* out);
 
 /// Sorted (bytes), de-duplicated, normalised {primary_cwd} ∪ writable_roots (SPEC §7.4);
 /// roots that are not absolute paths are skipped.

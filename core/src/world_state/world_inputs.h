@@ -16,15 +16,11 @@
 #include <string_view>
 #include <vector>
 
+#include "agentctx/wire_enums.h"
 #include "protocol/json_value.h"
-#include "protocol/sandbox_mode.h"
 #include "protocol/task_frontier.h"
 
 namespace agentctx {
-
-enum class ApprovalPolicy { kNever, kOnRequest, kOnFailure, kUnlessTrusted };
-enum class EnvironmentStatus { kAvailable, kStarting };
-enum class ToolPolicy { kApply, kDefer };
 
 struct ModelInputs {
   std::string slug;

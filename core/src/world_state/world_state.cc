@@ -143,8 +143,8 @@ RenderResult WorldStateRegistry::Render(const JsonValue* baseline,
         prev = PreviousState::Known(*stored);
       } else {
         prev = PreviousState::Unknown();
-        result.warnings.push_back(WorldStateWarning{std::string(kSnapshotRestoreFailedCode),
-                                                    std::string(kSnapshotRestoreFailedMessage)});
+        result.warnings.push_back(Warning{WarningCode::kSnapshotRestoreFailed,
+                                          std::string(kSnapshotRestoreFailedMessage)});
       }
     } else if (history != nullptr && HistoryMatches(*section, *history)) {
       prev = PreviousState::Unknown();

@@ -29,19 +29,14 @@
 
 #include "agentctx/result.h"
 #include "protocol/json_value.h"
+#include "protocol/warning.h"
 #include "world_state/section.h"
 #include "world_state/world_inputs.h"
 
 namespace agentctx {
 
-inline constexpr std::string_view kSnapshotRestoreFailedCode = "snapshot_restore_failed";
 inline constexpr std::string_view kSnapshotRestoreFailedMessage =
     "failed to restore world-state section snapshot";
-
-struct WorldStateWarning {
-  std::string code;
-  std::string message;
-};
 
 /// One context message to record: `role`, one `input_text` part per fragment, origin section id.
 struct ContextMessage {
@@ -65,7 +60,7 @@ struct HistoryMessageView {
 
 struct RenderResult {
   std::vector<ContextMessage> messages;
-  std::vector<WorldStateWarning> warnings;
+  std::vector<Warning> warnings;
 };
 
 /// True for `[a-z][a-z0-9_]*`.

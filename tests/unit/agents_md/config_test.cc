@@ -46,7 +46,7 @@ TEST(AgentsMdConfig, RejectsBadValues) {
     EXPECT_EQ(r.error().code, ErrorCode::kInvalidConfig) << bad;
   }
   EXPECT_EQ(Parse(R"({"refresh":"always"})").error().message,
-            "agents_md.refresh: must be \"selection\" or \"probe\"");
+            "agents_md.refresh must be selection or probe");
 }
 
 TEST(AgentsMdConfig, ReportsUnknownKeys) {

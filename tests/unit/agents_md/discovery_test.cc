@@ -54,7 +54,7 @@ TEST_F(AgentsMdDiscovery, BudgetOneByteOverTruncatesWithWarning) {
             "0123456789\n\n[AGENTS.md instructions truncated: 1 bytes omitted to fit the 10-byte "
             "limit]");
   ASSERT_EQ(load.warnings.size(), 1u);
-  EXPECT_EQ(load.warnings[0].code, "agents_md_truncated");
+  EXPECT_EQ(load.warnings[0].code, WarningCode::kAgentsMdTruncated);
   EXPECT_EQ(load.warnings[0].message,
             "AGENTS.md instructions truncated: `/repo/AGENTS.md` exceeds the remaining budget of "
             "10 bytes");
@@ -69,8 +69,8 @@ TEST_F(AgentsMdDiscovery, MultibyteCharacterSplitBecomesReplacementAndUsesTheBud
   EXPECT_EQ(load.result.entries[0].contents, std::string("ab") + kFffd);
   EXPECT_EQ(counting_.reads(), 1u);     // the budget hit 0: the nested doc is not read
   ASSERT_EQ(load.warnings.size(), 2u);  // the cut, then the nested doc left out
-  EXPECT_EQ(load.warnings[0].code, "agents_md_truncated");
-  EXPECT_EQ(load.warnings[1].code, "agents_md_truncated");
+  EXPECT_EQ(ToWire(load.warnings[0].code), "agents_md_truncated");
+  EXPECT_EQ(ToWire(load.warnings[1].code), "agents_md_truncated");
   EXPECT_EQ(load.result.omitted_bytes, 1u + 10u);
 }
 
@@ -228,7 +228,7 @@ TEST_F(AgentsMdDiscovery, HostCandidateStatErrorWarnsAndContributesNothing) {
   AgentsMdLoad load = LoadOk(Inputs("/repo", 4096, /*sandboxed=*/false));
   EXPECT_FALSE(load.result.text.has_value());
   ASSERT_EQ(load.warnings.size(), 1u);
-  EXPECT_EQ(load.warnings[0].code, "agents_md_read_warning");
+  EXPECT_EQ(load.warnings[0].code, WarningCode::kAgentsMdReadWarning);
   EXPECT_EQ(load.warnings[0].message,
             "error trying to find AGENTS.md docs: permission_denied: /repo/AGENTS.override.md");
 }
@@ -305,7 +305,7 @@ TEST_F(AgentsMdDiscovery, GlobalReadErrorWarnsAndFallsBack) {
   AgentsMdLoad load = LoadOk(in);
   EXPECT_EQ(load.result.text, "global");
   ASSERT_EQ(load.warnings.size(), 1u);
-  EXPECT_EQ(load.warnings[0].code, "agents_md_read_warning");
+  EXPECT_EQ(ToWire(load.warnings[0].code), "agents_md_read_warning");
   EXPECT_EQ(load.warnings[0].message,
             "Failed to read global AGENTS.md instructions from `/home/AGENTS.override.md`: io: "
             "/home/AGENTS.override.md");

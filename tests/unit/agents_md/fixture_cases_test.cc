@@ -117,15 +117,15 @@ void RunCase(const std::string& name) {
       EXPECT_EQ(actual, Strings(*kinds));
     }
     if (const JsonValue* warnings = c.expect.Find("warnings")) {
-      std::vector<AgentsMdWarning> want;
+      std::vector<std::pair<std::string, std::string>> want;
       for (const JsonValue& w : warnings->items()) {
-        want.push_back({std::string(w.GetString("code").value_or("")),
-                        std::string(w.GetString("message").value_or(""))});
+        want.emplace_back(std::string(w.GetString("code").value_or("")),
+                          std::string(w.GetString("message").value_or("")));
       }
       EXPECT_EQ(outcome->warnings.size(), want.size());
       for (std::size_t i = 0; i < std::min(want.size(), outcome->warnings.size()); ++i) {
-        EXPECT_EQ(outcome->warnings[i].code, want[i].code);
-        EXPECT_EQ(outcome->warnings[i].message, want[i].message);
+        EXPECT_EQ(ToWire(outcome->warnings[i].code), want[i].first);
+        EXPECT_EQ(outcome->warnings[i].message, want[i].second);
       }
     }
     if (auto fragment = c.expect.GetString("fragment")) {

@@ -40,7 +40,8 @@ class AgentsMdImports : public ::testing::Test {
   }
   static std::vector<std::string> Messages(const AgentsMdLoad& load) {
     std::vector<std::string> out;
-    for (const AgentsMdWarning& w : load.warnings) out.push_back(w.code + ": " + w.message);
+    for (const AgentsMdWarning& w : load.warnings)
+      out.push_back(std::string(ToWire(w.code)) + ": " + w.message);
     return out;
   }
 
@@ -149,7 +150,7 @@ TEST_F(AgentsMdImports, TheCutLastLineOfATruncatedDocumentIsNotAnImport) {
   ASSERT_EQ(load.result.entries.size(), 1u);
   EXPECT_EQ(load.result.entries[0].contents, "x\n@docs");
   ASSERT_EQ(load.warnings.size(), 1u);
-  EXPECT_EQ(load.warnings[0].code, "agents_md_truncated");
+  EXPECT_EQ(ToWire(load.warnings[0].code), "agents_md_truncated");
 }
 
 TEST_F(AgentsMdImports, StatErrorWarnsWithoutFailingTheLoad) {
@@ -188,7 +189,7 @@ TEST_F(AgentsMdImports, NulInThePathIsRefused) {
   Add("/repo/AGENTS.md", std::string("@a\0b", 4));
   AgentsMdLoad load = LoadOk(Inputs());
   ASSERT_EQ(load.warnings.size(), 1u);
-  EXPECT_EQ(load.warnings[0].code, "agents_md_import_warning");
+  EXPECT_EQ(ToWire(load.warnings[0].code), "agents_md_import_warning");
   EXPECT_NE(load.warnings[0].message.find("refused: it leaves the project root `/repo`"),
             std::string::npos);
   EXPECT_EQ(counting_.stats(), 4u);  // the marker and candidates only: no import was stat'ed

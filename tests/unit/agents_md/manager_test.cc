@@ -277,7 +277,7 @@ TEST_F(AgentsMdManagerTest, GlobalWarningsAreReportedWithTheLoad) {
   in.config.home_dir = "/home";
   RefreshOutcome out = RefreshOk(in);
   ASSERT_EQ(out.warnings.size(), 1u);
-  EXPECT_EQ(out.warnings[0].code, "agents_md_read_warning");
+  EXPECT_EQ(ToWire(out.warnings[0].code), "agents_md_read_warning");
   EXPECT_TRUE(RefreshOk(in).warnings.empty());  // a hit reports nothing
 }
 

@@ -78,7 +78,7 @@ TEST(AgentsMdBudget, SkipForBudgetCountsTheWholeFile) {
   SkipForBudget(&budget, "/r/A", 40, &warnings);
   EXPECT_EQ(budget.omitted, 43u);
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0].code, "agents_md_truncated");
+  EXPECT_EQ(ToWire(warnings[0].code), "agents_md_truncated");
   EXPECT_EQ(warnings[0].message,
             "AGENTS.md instructions truncated: `/r/A` exceeds the remaining budget of 0 bytes");
 }
@@ -102,7 +102,7 @@ TEST_F(AgentsMdTruncation, FortyKilobyteFileUnderTheDefaultBudget) {
       "[AGENTS.md instructions truncated: 8192 bytes omitted to fit the 32768-byte limit]";
   EXPECT_EQ(manager.loaded().text, std::string(32768, 'r') + "\n\n" + note);
   ASSERT_EQ(outcome->warnings.size(), 1u);
-  EXPECT_EQ(outcome->warnings[0].code, "agents_md_truncated");
+  EXPECT_EQ(ToWire(outcome->warnings[0].code), "agents_md_truncated");
   // The fragment the model sees ends with the note, as its last line.
   std::optional<std::string> fragment = manager.Fragment();
   ASSERT_TRUE(fragment.has_value());

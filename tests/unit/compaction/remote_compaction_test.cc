@@ -55,7 +55,7 @@ TEST(RemoteCompaction, BadBodiesAreErrors) {
   ASSERT_TRUE(unknown.has_value());
   EXPECT_TRUE(unknown->empty());
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0].code, "unsupported_item");
+  EXPECT_EQ(ToWire(warnings[0].code), "unsupported_item");
 }
 
 struct Owned {

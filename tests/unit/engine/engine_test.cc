@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "agentctx/wire_enums.h"
+
 namespace agentctx {
 namespace {
 
@@ -46,6 +48,21 @@ TEST(Engine, HandlesAreNeverReused) {
   EXPECT_EQ(engine.OpenHandles(), 1u);
   engine.Close(b);
   EXPECT_EQ(engine.Call(0, "stats", "{}"), R"({"v":1,"ok":true,"value":{"open_handles":0}})");
+}
+
+// Every method core/protocol.json lists is implemented: none answers unknown_method.
+TEST(ProtocolDescription, EveryDescribedMethodIsImplemented) {
+  Engine engine;
+  for (std::string_view method : WireTable<EngineMethod>::kValues) {
+    std::string out = engine.Call(0, method, "{}");
+    EXPECT_EQ(out.find("\"unknown_method\""), std::string::npos) << method << ": " << out;
+  }
+  const std::uint32_t handle = engine.Open();
+  for (std::string_view method : WireTable<SessionMethod>::kValues) {
+    std::string out = engine.Call(handle, method, "{}");
+    EXPECT_EQ(out.find("\"unknown_method\""), std::string::npos) << method << ": " << out;
+  }
+  EXPECT_NE(engine.Call(handle, "no.such", "{}").find("\"unknown_method\""), std::string::npos);
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ TEST(ToolList, CollisionsGetAHashSuffixAndAWarning) {
   ToolList list = BuildToolList({}, {Tool("", "a_b"), Tool("", "a b")});
   EXPECT_EQ(Names(list), (std::vector<std::string>{"a_b", "a_b_8dd5dc12"}));
   ASSERT_EQ(list.warnings.size(), 1u);
-  EXPECT_EQ(list.warnings[0].code, "tool_name_collision");
+  EXPECT_EQ(ToWire(list.warnings[0].code), "tool_name_collision");
   ToolList builtin_clash = BuildToolList(Builtins(), {Tool("", "read_file")});
   EXPECT_EQ(builtin_clash.tools.back().advertised_name, "read_file_25d3003e");
 }

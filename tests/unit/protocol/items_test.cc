@@ -95,7 +95,7 @@ TEST(Items, UnknownTypesRolesAndPartsWarn) {
             &warnings),
       R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"a"}]})");
   ASSERT_EQ(warnings.size(), 5u);
-  for (const Warning& w : warnings) EXPECT_EQ(w.code, "unsupported_item");
+  for (const Warning& w : warnings) EXPECT_EQ(ToWire(w.code), "unsupported_item");
   EXPECT_EQ(warnings[0].message, "unsupported item type `web_search_call` dropped");
 }
 

@@ -52,7 +52,7 @@ TEST(Regression, Issue17OversizedSseEventIsDroppedWithAWarning) {
               (std::vector<std::string>{R"({"type":"before"})", R"({"type":"after"})"}))
         << step;
     ASSERT_EQ(out.warnings.size(), 1u);
-    EXPECT_EQ(out.warnings[0].code, "sse_event_too_large");
+    EXPECT_EQ(ToWire(out.warnings[0].code), "sse_event_too_large");
   }
 }
 
@@ -80,7 +80,7 @@ TEST(SseParser, CommentYieldsNothing) {
 TEST(SseParser, InvalidJsonWarnsAndSkips) {
   SseOutput out = FeedAll("data: {oops}\n\ndata: {\"type\":\"ok\"}\n\n");
   ASSERT_EQ(out.warnings.size(), 1u);
-  EXPECT_EQ(out.warnings[0].code, "sse_parse_error");
+  EXPECT_EQ(ToWire(out.warnings[0].code), "sse_parse_error");
   EXPECT_NE(out.warnings[0].message.find("invalid JSON"), std::string::npos);
   ASSERT_EQ(out.events.size(), 1u);
   EXPECT_EQ(ToJson(out.events[0]), R"({"type":"ok"})");
@@ -90,7 +90,7 @@ TEST(SseParser, NonObjectDataWarns) {
   SseOutput out = FeedAll("data: 5\n\n");
   EXPECT_TRUE(out.events.empty());
   ASSERT_EQ(out.warnings.size(), 1u);
-  EXPECT_EQ(out.warnings[0].code, "sse_parse_error");
+  EXPECT_EQ(ToWire(out.warnings[0].code), "sse_parse_error");
 }
 
 TEST(SseParser, AllLineEndingsAndEverySplitGiveTheSameEvents) {

@@ -48,7 +48,7 @@ TEST(ResumeState, PatchBeforeFullIsIgnoredWithWarning) {
   auto state = BuildResumeState(text, nullptr);
   ASSERT_TRUE(state.has_value());
   ASSERT_EQ(state->warnings.size(), 1u);
-  EXPECT_EQ(state->warnings[0].code, "world_state_patch_without_full");
+  EXPECT_EQ(ToWire(state->warnings[0].code), "world_state_patch_without_full");
   EXPECT_EQ(state->warnings[0].message, "ignored world-state patch without a full snapshot");
   EXPECT_EQ(ToSortedJson(*state->baseline), R"({"model":"m"})");
 }
@@ -131,7 +131,7 @@ TEST(ResumeState, LastTurnContextTokenUsageAndCounters) {
   TurnContextFields f;
   f.turn_id = "turn-1";
   f.cwd = "/repo";
-  f.approval_policy = "never";
+  f.approval_policy = ApprovalPolicy::kNever;
   f.model = "m1";
   TurnContextFields g = f;
   g.turn_id = "turn-7";
@@ -187,7 +187,7 @@ TEST(ResumeState, ImportedItemsAreCanonicalisedAndUnsupportedDropped) {
   EXPECT_EQ(state->history[0].origin, "user");
   EXPECT_EQ(state->history[1].origin, "model");
   ASSERT_EQ(state->warnings.size(), 1u);
-  EXPECT_EQ(state->warnings[0].code, "unsupported_item");
+  EXPECT_EQ(ToWire(state->warnings[0].code), "unsupported_item");
 }
 
 TEST(ResumeState, TornLineWarningAndCorruptError) {
@@ -195,7 +195,7 @@ TEST(ResumeState, TornLineWarningAndCorruptError) {
   auto state = BuildResumeState(good + "\n" + good + "\n{\"timestamp\":\"2026-", nullptr);
   ASSERT_TRUE(state.has_value());
   ASSERT_EQ(state->warnings.size(), 1u);
-  EXPECT_EQ(state->warnings[0].code, "rollout_torn_line");
+  EXPECT_EQ(ToWire(state->warnings[0].code), "rollout_torn_line");
   auto bad = BuildResumeState(good + "\n{\n" + good + "\n", nullptr);
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().code, ErrorCode::kRolloutCorrupt);

@@ -44,7 +44,7 @@ TEST(RolloutReader, TornLastLineIsSkippedWithWarning) {
   ASSERT_TRUE(parsed.has_value());
   EXPECT_EQ(parsed->records.size(), 2u);
   ASSERT_EQ(parsed->warnings.size(), 1u);
-  EXPECT_EQ(parsed->warnings[0].code, "rollout_torn_line");
+  EXPECT_EQ(ToWire(parsed->warnings[0].code), "rollout_torn_line");
   // Also when the torn line is followed by LF.
   parsed = ParseRollout(Line(1) + "\n" + R"({"timestamp":"2026-)" + "\n");
   ASSERT_TRUE(parsed.has_value());

@@ -33,23 +33,23 @@ TEST(RolloutWriter, TurnContextSandboxShapes) {
   TurnContextFields f;
   f.turn_id = "turn-1";
   f.cwd = "/repo";
-  f.approval_policy = "never";
-  f.sandbox.mode = "read-only";
+  f.approval_policy = ApprovalPolicy::kNever;
+  f.sandbox.mode = SandboxMode::kReadOnly;
   f.model = "mock-1";
   EXPECT_EQ(TurnContextLine(kT, f),
             TS R"("type":"turn_context","payload":{"turn_id":"turn-1","cwd":"/repo",)"
                R"("approval_policy":"never","sandbox_policy":{"type":"read-only",)"
                R"("network_access":false},"model":"mock-1","summary":"none"}})");
-  f.sandbox.mode = "workspace-write";
+  f.sandbox.mode = SandboxMode::kWorkspaceWrite;
   f.sandbox.writable_roots = {"/a", "/b"};
   f.sandbox.network_access = true;
-  f.effort = "high";
-  f.summary = "auto";
+  f.effort = ReasoningEffort::kHigh;
+  f.summary = ReasoningSummary::kAuto;
   EXPECT_EQ(ToJson(TurnContextPayload(f)),
             R"({"turn_id":"turn-1","cwd":"/repo","approval_policy":"never",)"
             R"("sandbox_policy":{"type":"workspace-write","writable_roots":["/a","/b"],)"
             R"("network_access":true},"model":"mock-1","effort":"high","summary":"auto"})");
-  f.sandbox.mode = "danger-full-access";
+  f.sandbox.mode = SandboxMode::kDangerFullAccess;
   EXPECT_EQ(ToJson(SandboxPolicyJson(f.sandbox)), R"({"type":"danger-full-access"})");
 }
 
@@ -57,7 +57,7 @@ TEST(RolloutWriter, TurnContextChangeIgnoresTurnId) {
   TurnContextFields f;
   f.turn_id = "turn-1";
   f.cwd = "/repo";
-  f.approval_policy = "never";
+  f.approval_policy = ApprovalPolicy::kNever;
   f.model = "m";
   TurnContextFields g = f;
   g.turn_id = "turn-2";
@@ -65,7 +65,7 @@ TEST(RolloutWriter, TurnContextChangeIgnoresTurnId) {
   g.cwd = "/other";
   EXPECT_TRUE(TurnContextChanged(TurnContextPayload(f), TurnContextPayload(g)));
   g = f;
-  g.effort = "low";
+  g.effort = ReasoningEffort::kLow;
   EXPECT_TRUE(TurnContextChanged(TurnContextPayload(f), TurnContextPayload(g)));
 }
 

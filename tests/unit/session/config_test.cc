@@ -21,20 +21,20 @@ Result<SessionConfig> Parse(std::string_view text, std::vector<Warning>* w = nul
 TEST(SessionConfig, DefaultsFromSpec) {
   auto c = Parse(kMinimal);
   ASSERT_TRUE(c.has_value()) << c.error().message;
-  EXPECT_EQ(c->approval_policy, "on-request");
-  EXPECT_EQ(c->sandbox.mode, "workspace-write");
-  EXPECT_EQ(c->trust, "trusted");
+  EXPECT_EQ(c->approval_policy, ApprovalPolicy::kOnRequest);
+  EXPECT_EQ(c->sandbox.mode, SandboxMode::kWorkspaceWrite);
+  EXPECT_EQ(c->trust, Trust::kTrusted);
   EXPECT_EQ(c->agents_md.max_bytes, 32768);
   EXPECT_EQ(c->agents_md.root_markers, std::vector<std::string>{".git"});
-  EXPECT_EQ(c->agents_md.refresh, "selection");
+  EXPECT_EQ(c->agents_md.refresh, AgentsMdRefresh::kSelection);
   EXPECT_TRUE(c->builtin_tools);
-  EXPECT_EQ(c->tool_policy, "apply");
-  EXPECT_EQ(c->compaction.strategy, "local");
+  EXPECT_EQ(c->tool_policy, ToolPolicy::kApply);
+  EXPECT_EQ(c->compaction.strategy, CompactionStrategy::kLocal);
   EXPECT_TRUE(c->compaction.auto_compact);
   EXPECT_EQ(c->max_steps_per_turn, 64);
   EXPECT_EQ(c->model.truncation.limit, 10000);
   EXPECT_EQ(c->CacheKey(), "s-1");
-  EXPECT_EQ(c->environments[0].status, "available");
+  EXPECT_EQ(c->environments[0].status, EnvironmentStatus::kAvailable);
 }
 
 TEST(SessionConfig, UnknownKeysWarnOnce) {
@@ -44,7 +44,7 @@ TEST(SessionConfig, UnknownKeysWarnOnce) {
                  &warnings);
   ASSERT_TRUE(c.has_value());
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0].code, "unknown_config_key");
+  EXPECT_EQ(warnings[0].code, WarningCode::kUnknownConfigKey);
 }
 
 TEST(SessionConfig, RejectsInvalidValuesWithAClearMessage) {
@@ -83,7 +83,7 @@ TEST(SessionConfig, ReasoningNoneMeansUnset) {
                  R"("summary":"auto"},"environments":[{"id":"a","cwd":"/","fs":"w"}]})");
   ASSERT_TRUE(c.has_value());
   EXPECT_FALSE(c->reasoning_effort.has_value());
-  EXPECT_EQ(c->reasoning_summary, "auto");
+  EXPECT_EQ(c->reasoning_summary, ReasoningSummary::kAuto);
 }
 
 TEST(SessionConfig, DeltaIsAMergePatchWithCwdShorthand) {
@@ -94,12 +94,12 @@ TEST(SessionConfig, DeltaIsAMergePatchWithCwdShorthand) {
   auto next = ApplyConfigDelta(*c, *delta, nullptr);
   ASSERT_TRUE(next.has_value()) << next.error().message;
   EXPECT_EQ(next->environments[0].cwd, "/repo/src");
-  EXPECT_EQ(next->approval_policy, "never");
-  EXPECT_EQ(next->sandbox.mode, "read-only");
+  EXPECT_EQ(next->approval_policy, ApprovalPolicy::kNever);
+  EXPECT_EQ(next->sandbox.mode, SandboxMode::kReadOnly);
   auto bad = ApplyConfigDelta(*next, *ParseJson(R"({"sandbox":{"mode":"bogus"}})"), nullptr);
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().code, ErrorCode::kInvalidConfig);
-  EXPECT_EQ(next->sandbox.mode, "read-only");
+  EXPECT_EQ(next->sandbox.mode, SandboxMode::kReadOnly);
 }
 
 }  // namespace

@@ -77,14 +77,11 @@ TEST(BuiltinTools, NamesAndDispatch) {
   EXPECT_EQ(UnsupportedCallOutput("shell"), "unsupported call: shell");
 }
 
-TEST(SandboxPolicy, ModeNames) {
-  SandboxMode mode;
-  ASSERT_TRUE(SandboxModeFromName("read-only", &mode));
-  EXPECT_EQ(mode, SandboxMode::kReadOnly);
-  ASSERT_TRUE(SandboxModeFromName("danger-full-access", &mode));
-  EXPECT_EQ(SandboxModeName(mode), "danger-full-access");
-  EXPECT_FALSE(SandboxModeFromName("bogus", &mode));
-  EXPECT_EQ(SandboxModeName(SandboxPolicy{}.mode), "workspace-write");
+TEST(SandboxPolicy, ModeNamesComeFromTheProtocolDescription) {
+  EXPECT_EQ(FromWire<SandboxMode>("read-only"), SandboxMode::kReadOnly);
+  EXPECT_EQ(ToWire(SandboxMode::kDangerFullAccess), "danger-full-access");
+  EXPECT_EQ(FromWire<SandboxMode>("bogus"), std::nullopt);
+  EXPECT_EQ(ToWire(SandboxPolicy{}.mode), "workspace-write");
 }
 
 TEST(SandboxPolicy, EffectiveWritableRootsSortedDeduplicated) {

@@ -323,8 +323,8 @@ TEST(WorldStateRender, UnparsableStoredValueIsUnknownWithWarning) {
   baseline.Set("environment", JsonValue::Int(7));
   RenderResult r = registry.RenderStep(baseline, in);
   ASSERT_EQ(r.warnings.size(), 2u);
-  for (const WorldStateWarning& w : r.warnings) {
-    EXPECT_EQ(w.code, "snapshot_restore_failed");
+  for (const Warning& w : r.warnings) {
+    EXPECT_EQ(w.code, WarningCode::kSnapshotRestoreFailed);
     EXPECT_EQ(w.message, "failed to restore world-state section snapshot");
   }
   // agents_md Unknown → replacement form; environment Unknown → everything.

@@ -26,17 +26,13 @@ struct EnvSnapshot {
   std::optional<std::string> timezone;
 };
 
-std::string_view StatusName(EnvironmentStatus status) {
-  return status == EnvironmentStatus::kStarting ? "starting" : "available";
-}
-
 EnvSnapshot CurrentSnapshot(const WorldInputs& inputs) {
   EnvSnapshot snap;
   const bool multiple = inputs.environments.size() > 1;
   for (std::size_t i = 0; i < inputs.environments.size(); ++i) {
     const EnvironmentInput& env = inputs.environments[i];
-    snap.environments.push_back(EnvView{env.id, env.cwd, std::string(StatusName(env.status)),
-                                        env.shell, multiple && i == 0});
+    snap.environments.push_back(
+        EnvView{env.id, env.cwd, std::string(ToWire(env.status)), env.shell, multiple && i == 0});
   }
   std::stable_sort(snap.environments.begin(), snap.environments.end(),
                    [](const EnvView& a, const EnvView& b) { return a.id < b.id; });

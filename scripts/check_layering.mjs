@@ -52,12 +52,6 @@ export const MODULE_EDGES = {
 
 const PUBLIC_PREFIX = 'agentctx/';
 const BOUNDARY_DIRS = ['wasm/src', 'wasi-host/guest', 'wasi-host/include'];
-// Known exception (to remove): the WASI guest glue writes persist lines to /state itself
-// (ARCHITECTURE §6), so it reads envelopes with the core's JSON codec and builds envelopes with
-// the engine's helper. A public `agentctx/` JSON/envelope header would end this exception.
-const BOUNDARY_EXCEPTIONS = new Map([
-  ['wasi-host/guest', new Set(['engine/envelope.h', 'protocol/json_codec.h', 'protocol/json_value.h'])],
-]);
 
 /// module -> Set of modules it may include (itself and everything reachable).
 export function allowedClosure(edges = MODULE_EDGES) {
@@ -136,7 +130,6 @@ export function checkLayering(root = '.') {
     for (const file of walk(join(root, dir))) {
       for (const { line, target } of quotedIncludes(readFileSync(file, 'utf8'))) {
         if (target.startsWith(PUBLIC_PREFIX) || !target.includes('/')) continue;
-        if (BOUNDARY_EXCEPTIONS.get(dir)?.has(target)) continue;
         failures.push(`${rel(file)}:${line}: "${target}": ${dir} may include only core public headers (agentctx/…) and its own files (ARCHITECTURE §3)`);
       }
     }

@@ -9,11 +9,11 @@
 //    ("/workspace" = the host's preopen, read-only unless the host says --writable) plus the two
 //    global AGENTS.md files of the home ("/state", the host's state preopen).
 //  - Glue method `rollout.open {"path"}` on a session handle (the only method the glue answers
-//    itself) binds a RolloutFile to the slot: from then on the `persist` lines of every ok
-//    envelope on that handle are appended + flushed before actx_call returns, i.e. before the
-//    host acts on any later effect (SPEC §2.3). If that write fails the envelope is replaced by
-//    an `io` error envelope (the session has moved on: the host stops and resumes from the
-//    rollout). The effects the host sees are otherwise byte-identical to Engine::Call's.
+//    itself) binds a RolloutFile to the slot: from then on the `persist` lines of every call on
+//    that handle (Engine::PersistLines) are appended + flushed before actx_call returns, i.e.
+//    before the host acts on any later effect (SPEC §2.3). If that write fails the envelope is
+//    replaced by an `io` error envelope (the session has moved on: the host stops and resumes from
+//    the rollout). The effects the host sees are otherwise byte-identical to Engine::Call's.
 //  - Nothing here aborts on bad input; Engine::Call turns every failure into an envelope.
 #include <cstdlib>
 #include <deque>
@@ -24,10 +24,9 @@
 
 #include "abi_glue.h"
 #include "agentctx/engine.h"
+#include "agentctx/envelope.h"
 #include "agentctx_abi.h"
-#include "engine/envelope.h"
 #include "guest_file_system.h"
-#include "protocol/json_codec.h"
 #include "rollout_file.h"
 
 namespace agentctx::abi {
@@ -64,18 +63,16 @@ std::string_view Bytes(const uint8_t* ptr, uint32_t len) {
 
 // `rollout.open {"path"}`: binds (or rebinds) the slot's rollout file.
 std::string OpenRollout(uint32_t handle, std::string_view input) {
-  auto parsed = ParseJson(input.empty() ? std::string_view("{}") : input);
-  if (!parsed) return ErrorEnvelope(parsed.error());
-  auto path = parsed->GetString("path");
-  if (!path) {
-    return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "rollout.open needs a string `path`", {}});
+  auto path = JsonObjectString(input, "path");
+  if (!path) return ErrorEnvelopeFor(path.error());
+  if (!*path) {
+    return ErrorEnvelopeFor(
+        Error{ErrorCode::kInvalidInput, "rollout.open needs a string `path`", {}});
   }
-  auto file = RolloutFile::Open(std::string(*path));
-  if (!file) return ErrorEnvelope(file.error());
+  auto file = RolloutFile::Open(**path);
+  if (!file) return ErrorEnvelopeFor(file.error());
   State().rollouts[handle] = std::move(*file);
-  JsonValue v = JsonValue::Object();
-  v.Set("path", JsonValue::String(std::string(*path)));
-  return OkEnvelope(v);
+  return OkEnvelopeWithString("path", **path);
 }
 
 }  // namespace
@@ -137,11 +134,11 @@ int32_t actx_call(uint32_t handle, const uint8_t* method, uint32_t method_len, c
     *out = glue.engine.Call(handle, m, in, views);
     auto rollout = glue.rollouts.find(handle);
     if (rollout != glue.rollouts.end()) {
-      auto written = rollout->second->AppendFromEnvelope(*out);
+      auto written = rollout->second->Append(glue.engine.PersistLines(handle));
       if (!written) {
         agentctx::Error error = written.error();
         error.message += ": the rollout misses this call's lines; stop and resume from it";
-        *out = agentctx::ErrorEnvelope(error);
+        *out = agentctx::ErrorEnvelopeFor(error);
       }
     }
   }

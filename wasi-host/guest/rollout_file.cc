@@ -6,15 +6,9 @@
 #include <utility>
 
 #include "posix_file_system.h"
-#include "protocol/json_codec.h"
 
 namespace agentctx {
 namespace {
-
-// Effects envelopes that carry a persist effect start with exactly these bytes (engine
-// envelope + EffectSink::ToJson, SPEC §2.6: persist comes first).
-constexpr std::string_view kPersistPrefix =
-    R"({"v":1,"ok":true,"value":{"effects":[{"type":"persist","lines":[)";
 
 Unexpected<Error> FileError(ErrorCode code, std::string_view op, const std::string& path) {
   Error error{code, std::string(op) + " " + path, {}};
@@ -36,18 +30,14 @@ Result<std::unique_ptr<RolloutFile>> RolloutFile::Open(std::string path) {
 
 RolloutFile::~RolloutFile() { std::fclose(file_); }
 
-Result<void> RolloutFile::AppendFromEnvelope(std::string_view envelope) {
-  if (envelope.substr(0, kPersistPrefix.size()) != kPersistPrefix) return {};
-  auto parsed = ParseJson(envelope);
-  if (!parsed) return Fail(ErrorCode::kInternal, "unreadable effects envelope");
-  const JsonValue* value = parsed->Find("value");
-  const JsonValue* effects = value == nullptr ? nullptr : value->Find("effects");
-  if (effects == nullptr || !effects->is_array() || effects->items().empty()) return {};
-  const JsonValue* lines = effects->items()[0].Find("lines");
-  if (lines == nullptr || !lines->is_array()) return {};
+Result<void> RolloutFile::Append(const std::vector<std::string_view>& lines) {
+  if (lines.empty()) return {};
   std::string out;
-  for (const JsonValue& line : lines->items()) {
-    out += line.string_value();
+  std::size_t size = 0;
+  for (std::string_view line : lines) size += line.size() + 1;
+  out.reserve(size);
+  for (std::string_view line : lines) {
+    out.append(line.data(), line.size());
     out.push_back('\n');
   }
   if (std::fwrite(out.data(), 1, out.size(), file_) != out.size()) {

@@ -3,8 +3,8 @@
 // `persist` lines to /state before the host sees the other effects; SPEC §2.3, §13.2).
 // Invariants:
 //  - Opened in append mode; existing bytes are never rewritten.
-//  - AppendFromEnvelope writes the lines of the envelope's `persist` effect (always the first
-//    effect, SPEC §2.6), each + LF, in order, then flushes; envelopes without one write nothing.
+//  - Append writes a call's persist lines (Engine::PersistLines), each + LF, in order, then
+//    flushes; no lines write nothing.
 //  - A failed write or flush is reported (kIo, "<op> <path>"); the caller decides what the
 //    session does next. The envelope itself is never changed here.
 #pragma once
@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "agentctx/result.h"
 
@@ -26,8 +27,8 @@ class RolloutFile {
   RolloutFile(const RolloutFile&) = delete;
   RolloutFile& operator=(const RolloutFile&) = delete;
 
-  /// Appends the persist lines of an ok effects envelope (see the header comment).
-  Result<void> AppendFromEnvelope(std::string_view envelope);
+  /// Appends `lines`, each + LF (see the header comment).
+  Result<void> Append(const std::vector<std::string_view>& lines);
 
   const std::string& path() const { return path_; }
 

@@ -58,6 +58,12 @@ class Engine {
   /// that handle; empty for an unknown handle or index.
   std::string_view Attachment(std::uint32_t handle, std::uint32_t index) const;
 
+  /// The lines of the last call's `persist` effect on session `handle` (no trailing LF), the same
+  /// lines its envelope carries: a boundary that writes the rollout itself (the WASI guest)
+  /// appends them without reading the envelope. Empty when the call persisted nothing or
+  /// failed; valid until the next Call or Close on that handle.
+  std::vector<std::string_view> PersistLines(std::uint32_t handle) const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -141,6 +141,7 @@ std::string Engine::Call(std::uint32_t handle, std::string_view method, std::str
   }
   if (IsFsMethod(method)) {
     it->second.attachments.Clear();
+    it->second.persist_lines.clear();
     return CallFsMethod(it->second.file_systems, method, input_json);
   }
   return CallSession(&it->second, method, input_json, inputs);
@@ -156,6 +157,14 @@ std::string_view Engine::Attachment(std::uint32_t handle, std::uint32_t index) c
   if (handle == 0) return impl_->attachments.at(index);
   auto it = impl_->sessions.find(handle);
   return it == impl_->sessions.end() ? std::string_view() : it->second.attachments.at(index);
+}
+
+std::vector<std::string_view> Engine::PersistLines(std::uint32_t handle) const {
+  std::vector<std::string_view> out;
+  auto it = impl_->sessions.find(handle);
+  if (it == impl_->sessions.end()) return out;
+  out.assign(it->second.persist_lines.begin(), it->second.persist_lines.end());
+  return out;
 }
 
 }  // namespace agentctx

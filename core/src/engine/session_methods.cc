@@ -15,10 +15,11 @@ Result<std::int64_t> NowMs(const JsonValue& input) {
   return *n;
 }
 
-std::string EffectsEnvelope(const EffectSink& sink, OutputAttachments* attachments) {
+std::string EffectsEnvelope(EffectSink& sink, SessionSlot* slot) {
   std::vector<std::string_view> views;
   std::string json = sink.ToJson(&views);
-  for (std::string_view v : views) attachments->View(v);  // session-owned bytes
+  for (std::string_view v : views) slot->attachments.View(v);  // session-owned bytes
+  slot->persist_lines = sink.TakePersisted();
   return OkEnvelopeRaw(json);
 }
 
@@ -61,7 +62,7 @@ std::string Dispatch(SessionSlot* slot, SessionMethod method, JsonValue* input,
   EffectSink sink;
   auto Effects = [&](const Result<void>& r) {
     if (!r) return ErrorEnvelope(r.error());
-    return EffectsEnvelope(sink, &slot->attachments);
+    return EffectsEnvelope(sink, slot);
   };
   switch (method) {
     case SessionMethod::kSessionStart:
@@ -118,6 +119,7 @@ std::string Dispatch(SessionSlot* slot, SessionMethod method, JsonValue* input,
 std::string CallSession(SessionSlot* slot, std::string_view method, std::string_view input_json,
                         const std::vector<std::string_view>& inputs) {
   slot->attachments.Clear();
+  slot->persist_lines.clear();
   const std::optional<SessionMethod> known = FromWire<SessionMethod>(method);
   if (!known) {
     return ErrorEnvelope(
@@ -144,7 +146,7 @@ std::string CallSession(SessionSlot* slot, std::string_view method, std::string_
     auto created = Session::Create(*config, slot->file_systems, *now, &sink);
     if (!created) return ErrorEnvelope(created.error());
     slot->session = std::move(*created);
-    return EffectsEnvelope(sink, &slot->attachments);
+    return EffectsEnvelope(sink, slot);
   }
   if (*known == SessionMethod::kSessionResume) {
     if (slot->session) {
@@ -164,7 +166,7 @@ std::string CallSession(SessionSlot* slot, std::string_view method, std::string_
     auto resumed = Session::Resume(*config, **rollout, slot->file_systems, *now, &sink);
     if (!resumed) return ErrorEnvelope(resumed.error());
     slot->session = std::move(*resumed);
-    return EffectsEnvelope(sink, &slot->attachments);
+    return EffectsEnvelope(sink, slot);
   }
   if (!slot->session) {
     return ErrorEnvelope(

@@ -22,7 +22,8 @@ namespace agentctx {
 struct SessionSlot {
   std::map<std::string, std::shared_ptr<FileSystem>> file_systems;
   std::unique_ptr<Session> session;
-  OutputAttachments attachments;  // of the last call on this handle
+  OutputAttachments attachments;           // of the last call on this handle
+  std::vector<std::string> persist_lines;  // the last call's persist effect (Engine::PersistLines)
 };
 
 /// Dispatches one session method; returns the envelope. `inputs` are the call's input

@@ -69,6 +69,8 @@ class EffectSink {
 
   bool has_model_request() const { return model_request_.has_value(); }
   const std::vector<std::string>& persisted() const { return persist_; }
+  /// Moves the persist lines out (after ToJson: the envelope already holds them).
+  std::vector<std::string> TakePersisted() { return std::move(persist_); }
 
   const std::optional<ModelRequestEffect>& model_request() const { return model_request_; }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "agentctx/engine.h"
+#include "agentctx/envelope.h"
 #include "protocol/json_codec.h"
 #include "support/memory_file_system.h"
 
@@ -136,6 +137,41 @@ TEST(Attachments, OrdinaryObjectsAreNotReferences) {
   EXPECT_FALSE(InputRefIndex(*ParseJson(R"({"$bytes":0,"x":1})")).has_value());
   EXPECT_FALSE(InputRefIndex(*ParseJson(R"({"$bytes":"0"})")).has_value());
   EXPECT_EQ(InputRefIndex(*ParseJson(R"({"$bytes":2})")), 2);
+}
+
+// The persist lines reach a boundary through the facade (the WASI guest appends them without
+// parsing the envelope): exactly the lines the envelope's persist effect carries, cleared by
+// the next call.
+TEST(PersistLines, AreTheEnvelopesPersistLinesAndLastOneCall) {
+  Fixture f;
+  std::string env = f.engine.Call(f.handle, "submit", R"({"text":"hi"})");
+  auto parsed = ParseJson(env);
+  ASSERT_TRUE(parsed.has_value());
+  const JsonValue& persist = parsed->Find("value")->Find("effects")->items()[0];
+  ASSERT_EQ(persist.GetString("type"), "persist");
+  std::vector<std::string_view> lines = f.engine.PersistLines(f.handle);
+  ASSERT_EQ(lines.size(), persist.Find("lines")->items().size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_EQ(lines[i], persist.Find("lines")->items()[i].string_value());
+  }
+  (void)f.engine.Call(f.handle, "stats", "{}");
+  EXPECT_TRUE(f.engine.PersistLines(f.handle).empty());
+  (void)f.engine.Call(f.handle, "submit", R"({"text":"again"})");  // turn_in_progress
+  EXPECT_TRUE(f.engine.PersistLines(f.handle).empty());
+  EXPECT_TRUE(f.engine.PersistLines(999).empty());
+}
+
+TEST(PublicEnvelope, MatchesTheEnginesSpellingAndReadsOneString) {
+  EXPECT_EQ(OkEnvelopeWithString("path", "/state/a \"b\".jsonl"),
+            R"({"v":1,"ok":true,"value":{"path":"/state/a \"b\".jsonl"}})");
+  Engine engine;
+  EXPECT_EQ(ErrorEnvelopeFor(Error{ErrorCode::kBadHandle, "no open session has handle 9", {}}),
+            engine.Call(9, "stats", "{}"));
+  EXPECT_EQ(JsonObjectString(R"({"path":"/x"})", "path").value(), std::optional<std::string>("/x"));
+  EXPECT_EQ(JsonObjectString(R"({"path":1})", "path").value(), std::nullopt);
+  EXPECT_EQ(JsonObjectString("", "path").value(), std::nullopt);
+  EXPECT_EQ(JsonObjectString("[1]", "path").error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(JsonObjectString("{", "path").error().code, ErrorCode::kInvalidJson);
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 // The one table of allowed direct edges (A: [B…] means A may include B). It is ARCHITECTURE §4's
 // graph plus the commented extras; everything reachable is allowed too.
 //   engine -> session -> compaction -> prompt -> world_state -> agents_md -> protocol -> support
-//   engine -> mock_model -> protocol        session -> tools   -> protocol
+//   engine -> mock_model -> prompt          session -> tools   -> protocol
 //                                           session -> rollout -> protocol
 // Edges in use today that hold only through that closure (kept here as a record):
 //   engine -> rollout       rollout.inspect replay (engine -> session -> rollout)
@@ -40,7 +40,10 @@ export const MODULE_EDGES = {
   prompt: ['world_state'],
   world_state: ['agents_md'],
   agents_md: ['protocol'],
-  mock_model: ['protocol'],
+  // mock_model reads a request body as the provider would: prompt/prompt_bytes (the bytes a
+  // prompt cache sees) and world_state/message_kind (which messages are context fragments, to
+  // find the user's real request). It never includes session, compaction or tools.
+  mock_model: ['prompt'],
   tools: ['protocol'],
   // Extra edge: rollout/replay.cc (rollout.inspect, SPEC §13) re-runs the prompt module's
   // cache-break explainer over the recorded requests. prompt never includes rollout, so the

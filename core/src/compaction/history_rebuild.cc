@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "compaction/token_accounting.h"
-#include "protocol/message_kind.h"
 #include "support/truncate.h"
+#include "world_state/message_kind.h"
 
 namespace agentctx {
 

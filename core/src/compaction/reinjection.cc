@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "protocol/items.h"
-#include "protocol/message_kind.h"
+#include "world_state/message_kind.h"
 
 namespace agentctx {
 

@@ -4,7 +4,7 @@
 
 #include "protocol/items.h"
 #include "protocol/json_codec.h"
-#include "protocol/message_kind.h"
+#include "world_state/message_kind.h"
 
 namespace agentctx {
 

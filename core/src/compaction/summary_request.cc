@@ -4,7 +4,7 @@
 
 #include "compaction/history_rebuild.h"
 #include "protocol/items.h"
-#include "protocol/message_kind.h"
+#include "world_state/message_kind.h"
 
 namespace agentctx {
 

@@ -26,6 +26,7 @@
 
 #include "protocol/items.h"
 #include "protocol/json_value.h"
+#include "support/text.h"
 
 namespace agentctx {
 
@@ -34,10 +35,8 @@ inline constexpr std::uint64_t kInlineImageEstimateBytes = 7373;
 /// Bytes subtracted from 3/4 of an encrypted payload's length (SPEC §12.1).
 inline constexpr std::uint64_t kEncryptedOverheadBytes = 650;
 
-/// ceil(bytes / 4).
-inline std::uint64_t EstimateTokensForBytes(std::uint64_t bytes) {
-  return bytes / 4 + (bytes % 4 != 0);
-}
+/// ceil(bytes / 4) (support/text.h TokensForBytes, the one estimate).
+inline std::uint64_t EstimateTokensForBytes(std::uint64_t bytes) { return TokensForBytes(bytes); }
 
 /// max(0, floor(len·3/4) − 650): the estimated bytes of an encrypted reasoning or compaction
 /// payload of `encrypted_len` bytes.

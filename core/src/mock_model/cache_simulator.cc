@@ -2,7 +2,7 @@
 // Prompt-cache simulator (SPEC §14.3); see cache_simulator.h.
 #include "mock_model/cache_simulator.h"
 
-#include "protocol/prompt_bytes.h"
+#include "prompt/prompt_bytes.h"
 
 namespace agentctx {
 

@@ -8,8 +8,8 @@
 #include "mock_model/mock_request.h"
 #include "mock_model/mock_rules.h"
 #include "mock_model/sse_writer.h"
+#include "prompt/prompt_bytes.h"
 #include "protocol/json_codec.h"
-#include "protocol/prompt_bytes.h"
 #include "support/sha1.h"
 
 namespace agentctx {

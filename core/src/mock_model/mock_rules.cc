@@ -3,7 +3,7 @@
 #include "mock_model/mock_rules.h"
 
 #include "protocol/json_codec.h"
-#include "protocol/message_kind.h"
+#include "world_state/message_kind.h"
 
 namespace agentctx {
 namespace {

@@ -2,6 +2,7 @@
 // Text rules of the mock model (SPEC §14.1); see mock_text.h.
 #include "mock_model/mock_text.h"
 
+#include "support/text.h"
 #include "support/utf8.h"
 
 namespace agentctx {
@@ -26,16 +27,7 @@ bool IsStripChar(char c) { return kStripChars.find(c) != std::string_view::npos;
 bool IsAsciiAlnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
-char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 char AsciiUpper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
-
-bool StartsWithIgnoreAsciiCase(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (AsciiLower(s[i]) != AsciiLower(prefix[i])) return false;
-  }
-  return true;
-}
 
 // Length of the Unicode White_Space character at s[i], or 0 if s[i] starts something else.
 std::size_t WhiteSpaceAt(std::string_view s, std::size_t i) {

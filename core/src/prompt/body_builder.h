@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "prompt/for_prompt.h"
 #include "prompt/request_body.h"
-#include "protocol/for_prompt.h"
 
 namespace agentctx {
 

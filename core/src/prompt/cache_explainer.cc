@@ -6,6 +6,8 @@
 #include <cstring>
 #include <utility>
 
+#include "support/text.h"
+
 namespace agentctx {
 namespace {
 
@@ -23,15 +25,6 @@ std::string_view SegmentBytes(const PromptSegments& prompt, std::size_t k) {
 
 std::uint64_t SegmentSerial(const PromptSegments& prompt, std::size_t k) {
   return k < kFixedSegments ? 0 : prompt.items[k - kFixedSegments].serial;
-}
-
-// Length of the common prefix of a and b.
-std::size_t CommonPrefix(std::string_view a, std::string_view b) {
-  std::size_t n = std::min(a.size(), b.size());
-  if (n == 0 || std::memcmp(a.data(), b.data(), n) == 0) return n;
-  std::size_t i = 0;
-  while (a[i] == b[i]) ++i;
-  return i;
 }
 
 }  // namespace
@@ -93,7 +86,7 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
         ++j, oj = 0;
         continue;
       }
-      std::size_t common = CommonPrefix(a, b);
+      std::size_t common = CommonPrefixLength(a, b);
       raw_shared += common;
       if (common < std::min(a.size(), b.size())) break;
       oi += common;

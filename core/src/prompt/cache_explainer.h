@@ -32,8 +32,8 @@
 #include <string_view>
 #include <vector>
 
+#include "prompt/prompt_bytes.h"
 #include "protocol/json_value.h"
-#include "protocol/prompt_bytes.h"
 
 namespace agentctx {
 
@@ -56,7 +56,7 @@ struct PromptSegments {
 };
 
 // tokens(b) and cacheable(t) (SPEC §9) are TokensForBytes and Cacheable of
-// protocol/prompt_bytes.h: one definition each, shared with the mock's cache simulator.
+// prompt/prompt_bytes.h: one definition each, shared with the mock's cache simulator.
 /// floor(10000·part / whole), 0 when whole is 0.
 std::uint64_t BasisPoints(std::uint64_t part, std::uint64_t whole);
 

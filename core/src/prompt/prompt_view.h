@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "protocol/for_prompt.h"
+#include "prompt/for_prompt.h"
 #include "protocol/items.h"
 
 namespace agentctx {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "prompt/cache_explainer.h"
-#include "protocol/for_prompt.h"
+#include "prompt/for_prompt.h"
 #include "rollout/replay_causes.h"
 #include "rollout/replay_layout.h"
 #include "rollout/replay_usage.h"

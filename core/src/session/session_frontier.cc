@@ -15,12 +15,12 @@
 //     (SPEC §12.1) become WorldInputs.context_budget for the whole turn (the section renders a
 //     block when a new 10 % band is crossed).
 #include "compaction/token_accounting.h"
-#include "protocol/message_kind.h"
 #include "session/session.h"
 #include "session/session_inputs.h"
 #include "support/truncate.h"
 #include "tools/tool_args.h"
 #include "tools/update_plan.h"
+#include "world_state/message_kind.h"
 #include "world_state/sections/task_frontier_section.h"
 
 namespace agentctx {

@@ -4,12 +4,12 @@
 // from cached item bytes and explained (SPEC §8.4, §9).
 #include "prompt/request_body.h"
 #include "protocol/merge_patch.h"
-#include "protocol/message_kind.h"
 #include "rollout/rollout_writer.h"
 #include "session/session.h"
 #include "session/session_inputs.h"
 #include "tools/builtin_tools.h"
 #include "tools/update_plan.h"
+#include "world_state/message_kind.h"
 
 namespace agentctx {
 

@@ -2,10 +2,10 @@
 // Model deliveries (SPEC §2.4, §10): SSE chunks or parsed events for the pending request;
 // nothing is recorded before `response.completed`, so a failed attempt leaves history untouched.
 // Stale deliveries (unknown/finished request, superseded attempt) only warn.
-#include "protocol/message_kind.h"
-#include "protocol/model_errors.h"
 #include "rollout/rollout_writer.h"
+#include "session/model_errors.h"
 #include "session/session.h"
+#include "world_state/message_kind.h"
 
 namespace agentctx {
 namespace {

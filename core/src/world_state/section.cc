@@ -1,30 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "world_state/section.h"
 
+#include "support/text.h"
 #include "support/utf8.h"
 
 namespace agentctx {
-namespace {
-
-char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool EqualsAsciiCaseInsensitive(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (AsciiLower(a[i]) != AsciiLower(b[i])) return false;
-  }
-  return true;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::string_view RoleName(Role role) { return role == Role::kDeveloper ? "developer" : "user"; }
 
 bool TextMatchesMarkers(std::string_view text, const Markers& markers) {
   std::string_view t = TrimUnicode(text);
   if (t.size() < markers.start.size() + markers.end.size()) return false;
-  return EqualsAsciiCaseInsensitive(t.substr(0, markers.start.size()), markers.start) &&
-         EqualsAsciiCaseInsensitive(t.substr(t.size() - markers.end.size()), markers.end);
+  return EqualsIgnoreAsciiCase(t.substr(0, markers.start.size()), markers.start) &&
+         EqualsIgnoreAsciiCase(t.substr(t.size() - markers.end.size()), markers.end);
 }
 
 std::string_view FirstChars(std::string_view s, std::size_t n) {

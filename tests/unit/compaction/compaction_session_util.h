@@ -11,9 +11,9 @@
 
 #include "mock_model/sse_writer.h"
 #include "protocol/json_codec.h"
-#include "protocol/message_kind.h"
 #include "support/fixtures.h"
 #include "support/session_driver.h"
+#include "world_state/message_kind.h"
 
 namespace agentctx::compaction_test {
 

@@ -6,7 +6,7 @@
 
 #include "compaction/summary_request.h"
 #include "protocol/json_codec.h"
-#include "protocol/message_kind.h"
+#include "world_state/message_kind.h"
 
 namespace agentctx {
 namespace {

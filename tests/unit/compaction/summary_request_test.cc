@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "protocol/json_codec.h"
-#include "protocol/message_kind.h"
+#include "world_state/message_kind.h"
 
 namespace agentctx {
 namespace {

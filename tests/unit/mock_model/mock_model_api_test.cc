@@ -9,9 +9,9 @@
 
 #include "mock_model/mock_model.h"
 #include "protocol/json_codec.h"
-#include "protocol/message_kind.h"
 #include "support/sha1.h"
 #include "unit/mock_model/mock_test_support.h"
+#include "world_state/message_kind.h"
 
 namespace agentctx {
 namespace {

@@ -7,12 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "prompt/prompt_bytes.h"
 #include "protocol/json_codec.h"
-#include "protocol/message_kind.h"
-#include "protocol/prompt_bytes.h"
 #include "support/sha1.h"
 #include "support/spec_bodies.h"
 #include "unit/mock_model/mock_test_support.h"
+#include "world_state/message_kind.h"
 
 namespace agentctx {
 namespace {

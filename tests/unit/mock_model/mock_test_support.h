@@ -10,7 +10,7 @@
 
 #include "protocol/json_codec.h"
 #include "protocol/json_value.h"
-#include "protocol/message_kind.h"
+#include "world_state/message_kind.h"
 
 namespace agentctx {
 namespace testing {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "prompt/prompt_bytes.h"
 #include "protocol/json_codec.h"
-#include "protocol/prompt_bytes.h"
 #include "support/session_driver.h"
 
 namespace agentctx {

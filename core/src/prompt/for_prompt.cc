@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // for_prompt (SPEC §8.3) over cached item bytes (SPEC §8.4); see for_prompt.h.
-#include "protocol/for_prompt.h"
+#include "prompt/for_prompt.h"
 
 #include <set>
 #include <utility>

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Message classification (SPEC §1); see message_kind.h.
-#include "protocol/message_kind.h"
+#include "world_state/message_kind.h"
 
 #include <optional>
 #include <string_view>
 
+#include "support/text.h"
 #include "support/utf8.h"
 
 namespace agentctx {
@@ -30,20 +31,6 @@ constexpr std::string_view kDeveloperContextPrefixes[] = {
     "<model_switch>",
     "<tools>",
 };
-
-char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool EqualsIgnoreAsciiCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (AsciiLower(a[i]) != AsciiLower(b[i])) return false;
-  }
-  return true;
-}
-
-bool StartsWithIgnoreAsciiCase(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && EqualsIgnoreAsciiCase(s.substr(0, prefix.size()), prefix);
-}
 
 bool EndsWithIgnoreAsciiCase(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() &&

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Prompt bytes (SPEC §9); see prompt_bytes.h.
-#include "protocol/prompt_bytes.h"
+#include "prompt/prompt_bytes.h"
 
 #include "protocol/json_codec.h"
 
@@ -72,13 +72,6 @@ Result<PromptBytes> PromptBytesFromBody(const JsonValue& body) {
 Result<PromptBytes> PromptBytesFromBodyBytes(std::string_view body_bytes) {
   ACTX_TRY(JsonValue body, ParseJson(body_bytes));
   return PromptBytesFromBody(body);
-}
-
-std::uint64_t CommonPrefixLength(std::string_view a, std::string_view b) {
-  std::size_t n = a.size() < b.size() ? a.size() : b.size();
-  std::size_t i = 0;
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
 }
 
 }  // namespace agentctx

@@ -18,6 +18,7 @@
 
 #include "agentctx/result.h"
 #include "protocol/json_value.h"
+#include "support/text.h"
 
 namespace agentctx {
 
@@ -49,13 +50,9 @@ Result<PromptBytes> PromptBytesFromBody(const JsonValue& body);
 /// Same, from the body bytes; kInvalidJson when they do not parse.
 Result<PromptBytes> PromptBytesFromBodyBytes(std::string_view body_bytes);
 
-/// `tokens(b) = ceil(b/4)` (SPEC §9).
-inline std::uint64_t TokensForBytes(std::uint64_t bytes) { return bytes / 4 + (bytes % 4 != 0); }
 /// `cacheable(t)` (SPEC §9): 0 below 1024, else rounded down to 1024 + a multiple of 128.
 inline std::uint64_t Cacheable(std::uint64_t tokens) {
   return tokens < 1024 ? 0 : 1024 + 128 * ((tokens - 1024) / 128);
 }
-/// Length of the longest common byte prefix of `a` and `b`.
-std::uint64_t CommonPrefixLength(std::string_view a, std::string_view b);
 
 }  // namespace agentctx

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "protocol/for_prompt.h"
+#include "prompt/for_prompt.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "protocol/message_kind.h"
+#include "world_state/message_kind.h"
 
 #include <gtest/gtest.h>
 

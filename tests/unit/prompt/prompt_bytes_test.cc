@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "protocol/prompt_bytes.h"
+#include "prompt/prompt_bytes.h"
 
 #include <gtest/gtest.h>
 

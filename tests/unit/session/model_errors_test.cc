@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "protocol/model_errors.h"
+#include "session/model_errors.h"
 
 #include <gtest/gtest.h>
 

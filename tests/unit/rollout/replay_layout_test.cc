@@ -259,6 +259,10 @@ void ExpectSentInputs(const std::string& name) {
   }
 }
 
+// Codex 0.169, two `exec` turns (the second by `exec resume --last`) and one exec_command call:
+// three requests, each rebuilt as sent.
+TEST(ReplayLayout, RealCodex169SessionRebuildsTheSentInput) { ExpectSentInputs("codex_0169_exec"); }
+
 TEST(ReplayLayout, RealCodex171SessionRebuildsTheSentInput) {
   ExpectSentInputs("codex_0171_exec");
   // The first item is not the recorded text: the update_plan sections are gone.

@@ -101,6 +101,7 @@ class Replayer {
 
  private:
   void OnSessionMeta(const JsonValue& payload);
+  bool RecordsUpdatePlanCall() const;
   void AddItem(const JsonValue& raw, const JsonValue* metadata, const RolloutRecord& record);
   void Reconstruct(const RolloutRecord& record, std::optional<std::int64_t> time);
   void OnCompacted(const JsonValue& payload);
@@ -169,11 +170,30 @@ void Replayer::OnSessionMeta(const JsonValue& payload) {
   if (!base_text_) return;
   base_as_developer_ = SendsBaseInstructionsAsDeveloperMessage(cli_version_.value_or(""));
   if (base_as_developer_) {
+    // The text and id the CLI sends (replay_layout.h): catalog text loses its update_plan
+    // guidance unless the tool was on — which a recorded update_plan call proves.
+    std::string text = *base_text_;
+    if (BaseInstructionsFromModel(payload) && !RecordsUpdatePlanCall()) {
+      text = WithoutUpdatePlanInstructions(text);
+    }
+    std::string id = BaseInstructionsItemId(payload.GetString("id").value_or(""), text);
     base_message_ =
-        Numbered(MakeRecordedItem(BaseInstructionsMessage(*base_text_), "", "instructions"));
+        Numbered(MakeRecordedItem(BaseInstructionsMessage(text, id), "", "instructions"));
   } else {
     instructions_bytes_ = ToJson(JsonValue::String(*base_text_));
   }
+}
+
+bool Replayer::RecordsUpdatePlanCall() const {
+  for (const RolloutRecord& record : parsed_.records) {
+    const JsonValue* payload = record.payload();
+    if (payload != nullptr && record.type() == "response_item" &&
+        payload->GetString("type").value_or("") == "function_call" &&
+        payload->GetString("name").value_or("") == "update_plan") {
+      return true;
+    }
+  }
+  return false;
 }
 
 void Replayer::Reconstruct(const RolloutRecord& record, std::optional<std::int64_t> time) {

@@ -15,10 +15,12 @@
 //     `turn_context.model` or `thread_settings_applied` model ("" before any), cache key = the
 //     session id. Instructions (replay_layout.h): `session_meta.base_instructions` as the
 //     `instructions` field before Codex 0.169, as the first developer message from 0.169 on
-//     (where consecutive context fragments of one role are also bundled into one message, as
-//     that CLI sends them); none for older layouts. Tools are never recorded (empty segment).
-//     An agentctx rollout's `cache_report` line (the session's own §9 report, which saw the
-//     instructions and tools) replaces the reconstructed report of the next request.
+//     (with the text and id that CLI sends: catalog text without its update_plan guidance
+//     unless the rollout records an update_plan call, a UUIDv5 id; consecutive context
+//     fragments of one role are also bundled into one message); none for older layouts.
+//     Tools are never recorded (empty segment). An agentctx rollout's `cache_report` line (the
+//     session's own §9 report, which saw the instructions and tools) replaces the
+//     reconstructed report of the next request.
 //  3. `compacted` replaces history by its `replacement_history` (origin `compaction`); without
 //     one, by `rebuilder(history, message)`, or with no rebuilder by one user message holding
 //     `message` (counted in `unrebuilt_compactions`); the explainer is told (NoteCompaction).

@@ -3,6 +3,9 @@
 #include "rollout/replay_layout.h"
 
 #include <utility>
+#include <vector>
+
+#include "support/uuid5.h"
 
 namespace agentctx {
 
@@ -69,7 +72,92 @@ JsonValue BundleMessages(const JsonValue& first, const JsonValue& second) {
   return out;
 }
 
-JsonValue BaseInstructionsMessage(std::string_view text) {
+bool BaseInstructionsFromModel(const JsonValue& session_meta) {
+  const JsonValue* base = session_meta.Find("base_instructions");
+  if (base == nullptr || !base->is_object()) return false;
+  const JsonValue* provenance = base->Find("provenance");
+  return provenance != nullptr && provenance->GetString("type").value_or("") == "model";
+}
+
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+std::string_view TrimEnd(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' ||
+                        s.back() == '\r' || s.back() == '\v' || s.back() == '\f')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+bool IsBlank(std::string_view s) { return TrimEnd(s).empty(); }
+
+// The lines of `text`, each with its LF (the last one without, if the text does not end in LF).
+std::vector<std::string_view> Lines(std::string_view text) {
+  std::vector<std::string_view> out;
+  while (!text.empty()) {
+    std::size_t lf = text.find('\n');
+    std::size_t n = lf == std::string_view::npos ? text.size() : lf + 1;
+    out.push_back(text.substr(0, n));
+    text.remove_prefix(n);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string WithoutUpdatePlanInstructions(std::string_view text) {
+  std::vector<std::string_view> lines = Lines(text);
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < lines.size()) {
+    std::string_view line = TrimEnd(lines[i]);
+    if (line == "## Planning" || line == "## `update_plan`" || line == "## Plan tool" ||
+        line == "## Plan Mode vs update_plan tool") {
+      std::size_t end = i + 1;
+      while (end < lines.size() && !StartsWith(lines[end], "# ") &&
+             !StartsWith(lines[end], "## ")) {
+        ++end;
+      }
+      bool checklist = line != "## Planning";
+      for (std::size_t j = i; j < end && !checklist; ++j) {
+        checklist = StartsWith(lines[j], "You have access to an `update_plan` tool") ||
+                    StartsWith(lines[j], "When `update_plan` is available, follow this section");
+      }
+      if (checklist) {
+        i = end;
+        continue;
+      }
+    }
+    if (line == "Progress visibility:" && i + 1 < lines.size() &&
+        StartsWith(lines[i + 1], "If update_plan is available")) {
+      i += 2;
+      if (i < lines.size() && IsBlank(lines[i])) ++i;
+      continue;
+    }
+    if (StartsWith(line, "- Use the plan tool ") ||
+        StartsWith(line, "- If you create a checklist or task list,")) {
+      ++i;
+      while (i < lines.size() && (StartsWith(lines[i], " ") || StartsWith(lines[i], "\t"))) ++i;
+      continue;
+    }
+    out.append(lines[i]);
+    ++i;
+  }
+  return out;
+}
+
+std::string BaseInstructionsItemId(std::string_view thread_id, std::string_view text) {
+  if (thread_id.empty()) return {};
+  UuidBytes name_space = Uuid5(UuidNamespaceOid(), thread_id);
+  return "msg_" + UuidString(Uuid5(name_space, text));
+}
+
+JsonValue BaseInstructionsMessage(std::string_view text, std::string_view id) {
   JsonValue part = JsonValue::Object();
   part.Set("type", JsonValue::String("input_text"));
   part.Set("text", JsonValue::String(std::string(text)));
@@ -77,6 +165,7 @@ JsonValue BaseInstructionsMessage(std::string_view text) {
   content.Push(std::move(part));
   JsonValue message = JsonValue::Object();
   message.Set("type", JsonValue::String("message"));
+  if (!id.empty()) message.Set("id", JsonValue::String(std::string(id)));
   message.Set("role", JsonValue::String("developer"));
   message.Set("content", std::move(content));
   return message;

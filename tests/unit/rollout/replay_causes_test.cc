@@ -266,44 +266,108 @@ TEST(ReplayCauses, ClientShareIsBoundedByTheTokensAfterTheBreak) {
   EXPECT_EQ(ToJson(*third.Find("cause")), R"("server_miss")");
 }
 
-TEST(ReplayCauses, RecordedCacheReportSeesTheTools) {
-  // agentctx rollouts record the session's own §9 report before each request; it saw the tool
-  // list (rollouts never record tools), so its tools_changed break is the cause.
+// An agentctx rollout of two requests (5000 → 6000 input tokens, nothing cached) whose lines
+// include the session's own §9 report of each request (`cache_report`); `second_shared` and
+// `second_break` are the second report's shared prefix bytes (of 20 000) and break.
+std::string AgentctxTwoRequests(std::uint64_t second_shared, const std::string& second_break) {
   auto report_line = [](const std::string& body) {
     return R"({"type":"event_msg","payload":{"type":"cache_report",)" + body + "}}\n";
   };
-  std::string text =
-      R"({"type":"session_meta","payload":{"id":"s","originator":"agentctx","cli_version":"0.1.0"}})"
-      "\n"
-      R"({"type":"response_item","payload":{"type":"message","role":"user","content":[]}})"
-      "\n" +
-      report_line(R"("request_id":"r1","prompt_bytes":20000,"prompt_tokens":5000,)"
-                  R"("shared_prefix_bytes":0,"reuse_bp":0,"max_reuse_bp":0,)"
-                  R"("predicted_cached_tokens":0,"ideal_cached_tokens":0,"break":null)") +
-      R"({"type":"response_item","payload":{"type":"reasoning","summary":[]}})"
-      "\n"
-      R"({"type":"response_item","payload":{"type":"function_call","name":"f","arguments":"{}","call_id":"c"}})"
-      "\n"
-      R"({"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":5000}}}})"
-      "\n"
-      R"({"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"x"}})"
-      "\n" +
-      report_line(R"("request_id":"r2","prompt_bytes":24000,"prompt_tokens":6000,)"
-                  R"("shared_prefix_bytes":100,"reuse_bp":41,"max_reuse_bp":8333,)"
-                  R"("predicted_cached_tokens":0,"ideal_cached_tokens":4992,"break":)"
-                  R"({"reason":"tools_changed","section":"tools","byte_offset":100,)"
-                  R"("lost_tokens":4992})") +
-      R"({"type":"response_item","payload":{"type":"reasoning","summary":[]}})"
-      "\n"
-      R"({"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":6000}}}})"
-      "\n";
-  JsonValue report = Replay(text);
+  return R"({"type":"session_meta","payload":{"id":"s","originator":"agentctx","cli_version":"0.1.0"}})"
+         "\n"
+         R"({"type":"response_item","payload":{"type":"message","role":"user","content":[]}})"
+         "\n" +
+         report_line(R"("request_id":"r1","prompt_bytes":20000,"prompt_tokens":5000,)"
+                     R"("shared_prefix_bytes":0,"reuse_bp":0,"max_reuse_bp":0,)"
+                     R"("predicted_cached_tokens":0,"ideal_cached_tokens":0,"break":null)") +
+         R"({"type":"response_item","payload":{"type":"reasoning","summary":[]}})"
+         "\n"
+         R"({"type":"response_item","payload":{"type":"function_call","name":"f","arguments":"{}","call_id":"c"}})"
+         "\n"
+         R"({"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":5000}}}})"
+         "\n"
+         R"({"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"x"}})"
+         "\n" +
+         report_line(R"("request_id":"r2","prompt_bytes":24000,"prompt_tokens":6000,)"
+                     R"("shared_prefix_bytes":)" +
+                     std::to_string(second_shared) +
+                     R"(,"reuse_bp":0,"max_reuse_bp":8333,"predicted_cached_tokens":0,)"
+                     R"("ideal_cached_tokens":4992,"break":)" +
+                     second_break) +
+         R"({"type":"response_item","payload":{"type":"reasoning","summary":[]}})"
+         "\n"
+         R"({"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":6000}}}})"
+         "\n";
+}
+
+TEST(ReplayCauses, RecordedCacheReportSeesTheTools) {
+  // agentctx rollouts record the session's own §9 report before each request; it saw the tool
+  // list (rollouts never record tools), so its tools_changed break is the cause.
+  JsonValue report = Replay(AgentctxTwoRequests(
+      100, R"({"reason":"tools_changed","section":"tools","byte_offset":100,"lost_tokens":4992})"));
   const JsonValue& second = Request(report, 1);
   EXPECT_EQ(Causes(second), R"({"new_input":1008,"tools_changed":4992})");
   EXPECT_EQ(ToJson(*second.Find("cause_section")), R"("tools")");
   EXPECT_EQ(U(second, "prompt_bytes"), 24000u);
   EXPECT_EQ(ToJson(*report.Find("summary")->Find("breaks")),
             R"({"tools_changed":{"count":1,"lost_tokens":4992}})");
+}
+
+TEST(ReplayCauses, ChangedInstructionsAreClientSide) {
+  // The session's report saw the instructions change 10 000 bytes in (Codex rollouts keep one
+  // instruction text per session, so only a recorded report can say this). Half the previous
+  // prompt was before the break: 2500 tokens that could have stayed cached, Cacheable 2432;
+  // the client lost ideal − 2432 = 2560 of the 4992, the rest is the provider's.
+  JsonValue report = Replay(AgentctxTwoRequests(
+      10000, R"({"reason":"instructions_changed","section":"instructions","byte_offset":10000,)"
+             R"("lost_tokens":2496})"));
+  const JsonValue& second = Request(report, 1);
+  EXPECT_EQ(Causes(second), R"({"new_input":1008,"instructions_changed":2560,"server_miss":2432})");
+  EXPECT_EQ(ToJson(*second.Find("cause_section")), R"("instructions")");
+  EXPECT_EQ(ToJson(*second.Find("cause")), R"("instructions_changed")");
+  EXPECT_EQ(U(second, "predicted_cached_tokens"), 2432u);
+  EXPECT_EQ(ToJson(*report.Find("summary")->Find("breaks")),
+            R"({"instructions_changed":{"count":1,"lost_tokens":2560}})");
+}
+
+TEST(ReplayCauses, ChangedCacheKeyLosesTheWholePrompt) {
+  // Another prompt_cache_key is another cache namespace, like another model: however much of
+  // the prompt is byte-identical (the report says 10 000 bytes), none of it can be reused.
+  JsonValue report = Replay(AgentctxTwoRequests(
+      10000, R"({"reason":"cache_key_changed","section":"cache_key","byte_offset":0,)"
+             R"("lost_tokens":4992})"));
+  const JsonValue& second = Request(report, 1);
+  EXPECT_EQ(Causes(second), R"({"new_input":1008,"cache_key_changed":4992})");
+  EXPECT_EQ(ToJson(*second.Find("cause_section")), R"("cache_key")");
+  EXPECT_EQ(U(second, "predicted_cached_tokens"), 0u);
+}
+
+TEST(ReplayCauses, RewrittenItemIsItemEdited) {
+  // A call whose output is recorded late: the second request sent the call with the synthetic
+  // `aborted` output (SPEC §8.3), the third with the real output further on, so the previous
+  // prompt changed at item 3 (the synthetic output, origin `tool`). All but ~70 of the 7000
+  // previous tokens were after it, fewer than the cacheable minimum: all of ideal
+  // (Cacheable(7000) = 6912) is the edit's.
+  Rollout r;
+  r.User("go");
+  r.Line("response_item", R"({"type":"reasoning","summary":[],"encrypted_content":"e"})");
+  r.Line("response_item",
+         R"({"type":"function_call","name":"shell","arguments":"{}","call_id":"c1"})");
+  r.Usage(2000, 0, 10);
+  r.User(std::string(20000, 'n'));
+  r.Call("c2", 7000, 1920);
+  r.Line("response_item", R"({"type":"function_call_output","call_id":"c1","output":"late"})");
+  r.Line("response_item", R"({"type":"reasoning","summary":[],"encrypted_content":"e"})");
+  r.Usage(7100, 0, 10);
+  JsonValue report = Replay(r.text());
+  EXPECT_EQ(Causes(Request(report, 1)), R"({"new_input":5080})");
+  const JsonValue& third = Request(report, 2);
+  EXPECT_EQ(Causes(third), R"({"new_input":188,"item_edited":6912})");
+  EXPECT_EQ(ToJson(*third.Find("cause")), R"("item_edited")");
+  EXPECT_EQ(ToJson(*third.Find("cause_section")), R"("tool")");
+  EXPECT_EQ(ToJson(*third.Find("break")->Find("item_index")), "3");
+  EXPECT_EQ(ToJson(*report.Find("summary")->Find("breaks")),
+            R"({"item_edited":{"count":1,"lost_tokens":6912}})");
 }
 
 TEST(ReplayUsage, RepeatedTotalsCountOnce) {

@@ -89,8 +89,10 @@ TEST(ReplayLayout, FromCodex169BaseInstructionsLeadAndFragmentsAreBundledPerRole
   EXPECT_EQ(requests.items()[0].Find("instructions"), nullptr);
   std::vector<std::string> first = DumpedInput(v, 0);
   ASSERT_EQ(first.size(), 4u);
-  EXPECT_EQ(first[0], R"({"type":"message","role":"developer","content":[{"type":"input_text",)"
-                      R"("text":"You are Codex."}]})");
+  EXPECT_EQ(first[0], R"({"type":"message","id":")" +
+                          BaseInstructionsItemId("s", "You are Codex.") +
+                          R"(","role":"developer","content":[{"type":"input_text",)"
+                          R"("text":"You are Codex."}]})");
   EXPECT_EQ(first[1],
             R"({"type":"message","role":"developer","content":[{"type":"input_text",)"
             R"("text":"<permissions instructions>P</permissions instructions>"},)"
@@ -132,6 +134,74 @@ TEST(ReplayLayout, NoDumpUnlessAsked) {
   EXPECT_FALSE(v->GetString("table").value_or("").empty());
 }
 
+TEST(ReplayLayout, UpdatePlanGuidanceIsDropped) {
+  // Checklist sections go up to the next `#`/`##` heading; other planning advice stays.
+  EXPECT_EQ(WithoutUpdatePlanInstructions("Intro.\n\n## Planning\nYou have access to an "
+                                          "`update_plan` tool.\n\n### Examples\n1. a\n\n"
+                                          "## Task execution\nDo it.\n"),
+            "Intro.\n\n## Task execution\nDo it.\n");
+  EXPECT_EQ(WithoutUpdatePlanInstructions("## Planning\nThink before you edit.\n# Next\n"),
+            "## Planning\nThink before you edit.\n# Next\n");
+  EXPECT_EQ(WithoutUpdatePlanInstructions("A\n## `update_plan`\nUse it.\n"), "A\n");
+  EXPECT_EQ(WithoutUpdatePlanInstructions("## Plan tool  \nx\n## Plan Mode vs update_plan tool"
+                                          "\ny\n## Keep\n"),
+            "## Keep\n");
+  EXPECT_EQ(WithoutUpdatePlanInstructions(
+                "a\nProgress visibility:\nIf update_plan is available, use it.\n\nb\n"),
+            "a\nb\n");
+  EXPECT_EQ(WithoutUpdatePlanInstructions("Progress visibility:\nSay what you do.\n"),
+            "Progress visibility:\nSay what you do.\n");
+  EXPECT_EQ(WithoutUpdatePlanInstructions("- Use the plan tool to track.\n  more\n\tmore\n"
+                                          "- If you create a checklist or task list, keep it.\n"
+                                          "- other\n"),
+            "- other\n");
+  // A heading needs its whole line: a longer one is kept.
+  EXPECT_EQ(WithoutUpdatePlanInstructions("## Plan tools\nx\n"), "## Plan tools\nx\n");
+  EXPECT_EQ(WithoutUpdatePlanInstructions(""), "");
+  EXPECT_EQ(WithoutUpdatePlanInstructions("no newline"), "no newline");
+}
+
+TEST(ReplayLayout, BaseInstructionsItemIdIsAUuid5InTheThreadsNamespace) {
+  // Values from an independent UUIDv5 implementation (Python's uuid.uuid5).
+  EXPECT_EQ(BaseInstructionsItemId("01a23389-4010-7ff1-a3d2-8afad7ea01d4", "You are Codex."),
+            "msg_0ee6a95d-faeb-54cf-ba95-d3a123a441c2");
+  EXPECT_EQ(BaseInstructionsItemId("", "You are Codex."), "");
+}
+
+std::string ModelMeta(const std::string& provenance) {
+  return R"({"type":"session_meta","payload":{"id":"s1","cli_version":"0.171.0",)"
+         R"("base_instructions":{"text":"Hi.\n## `update_plan`\nPlan.\n","provenance":)" +
+         provenance + "}}}\n";
+}
+
+TEST(ReplayLayout, CatalogInstructionsLoseUpdatePlanUnlessTheToolWasUsed) {
+  const std::string turn = Message("user", "hi") +
+                           R"({"type":"response_item","payload":{"type":"reasoning","summary":[]}})"
+                           "\n";
+  auto first_text = [&](const std::string& text) {
+    std::vector<std::string> input = DumpedInput(Inspect(text), 0);
+    return input.empty() ? std::string() : input[0];
+  };
+  // Catalog text, tool off: the section is gone, and the id is derived from what is sent.
+  EXPECT_EQ(first_text(ModelMeta(R"({"type":"model","model":"m"})") + turn),
+            R"({"type":"message","id":")" + BaseInstructionsItemId("s1", "Hi.\n") +
+                R"(","role":"developer","content":[{"type":"input_text","text":"Hi.\n"}]})");
+  // Custom instructions are sent as written.
+  EXPECT_NE(first_text(ModelMeta(R"({"type":"user"})") + turn).find("update_plan"),
+            std::string::npos);
+  // A recorded update_plan call shows the tool was on: the text is sent whole.
+  std::string with_call =
+      ModelMeta(R"({"type":"model","model":"m"})") + Message("user", "hi") +
+      R"({"type":"response_item","payload":{"type":"function_call","name":"update_plan",)"
+      R"("arguments":"{}","call_id":"c"}})"
+      "\n";
+  EXPECT_EQ(first_text(with_call),
+            R"({"type":"message","id":")" +
+                BaseInstructionsItemId("s1", "Hi.\n## `update_plan`\nPlan.\n") +
+                R"(","role":"developer","content":[{"type":"input_text","text":)"
+                R"("Hi.\n## `update_plan`\nPlan.\n"}]})");
+}
+
 TEST(ReplayLayout, CliVersions) {
   EXPECT_EQ(ParseCliVersion("0.126.0-alpha.8"), (std::array<std::uint64_t, 3>{0, 126, 0}));
   EXPECT_EQ(ParseCliVersion("1.2.3"), (std::array<std::uint64_t, 3>{1, 2, 3}));
@@ -162,24 +232,46 @@ TEST(ReplayLayout, ContextFragments) {
 namespace agentctx {
 namespace {
 
-// A real Codex CLI 0.171 `exec` session, run against `agentctx serve-mock` in a network
-// namespace with the request body captured on the way (codex_0171_exec.sent.json). Every item
-// after the first is rebuilt exactly as the CLI sent it (its `internal_…` fields, recorded but
-// never sent, are dropped). The first, the base-instructions developer message, is not: the CLI
-// sends a shorter text than session_meta.base_instructions (without the update_plan section for
-// this model) under a derived id, which the rollout does not record.
-TEST(ReplayLayout, RealCodex171SessionRebuildsTheSentItems) {
-  std::optional<std::string> rollout = testing::ReadFixture("rollouts/codex_0171_exec.jsonl");
-  std::optional<std::string> sent = testing::ReadFixture("rollouts/codex_0171_exec.sent.json");
+// A real Codex CLI `exec` session, run against `agentctx serve-mock` in a network namespace with
+// every request body captured on the way (`<name>.sent.json`: the array of bodies, in order):
+// every reconstructed request has exactly the `input` the CLI sent, item for item and byte for
+// byte — the base-instructions message included (its text without the update_plan guidance,
+// its derived id), and the recorded-only `internal_…` fields dropped.
+void ExpectSentInputs(const std::string& name) {
+  std::optional<std::string> rollout = testing::ReadFixture("rollouts/" + name + ".jsonl");
+  std::optional<std::string> sent = testing::ReadFixture("rollouts/" + name + ".sent.json");
   ASSERT_TRUE(rollout && sent);
   JsonValue v = Inspect(*rollout);
-  std::vector<std::string> input = DumpedInput(v, 0);
-  auto body = ParseJson(*sent);
-  ASSERT_TRUE(body.has_value());
-  const std::vector<JsonValue>& items = body->Find("input")->items();
-  ASSERT_EQ(input.size(), items.size());
-  for (std::size_t i = 1; i < items.size(); ++i) EXPECT_EQ(input[i], ToJson(items[i])) << i;
-  EXPECT_EQ(input[0].find("\"id\""), std::string::npos);  // the known difference (see above)
+  auto bodies = ParseJson(*sent);
+  ASSERT_TRUE(bodies.has_value() && bodies->is_array());
+  const JsonValue& requests = *v.Find("dump")->Find("requests");
+  ASSERT_EQ(requests.items().size(), bodies->items().size());
+  for (std::size_t n = 0; n < bodies->items().size(); ++n) {
+    const JsonValue& body = bodies->items()[n];
+    EXPECT_EQ(requests.items()[n].Find("instructions"), nullptr) << n;
+    EXPECT_EQ(requests.items()[n].GetString("model"), body.GetString("model")) << n;
+    std::vector<std::string> input = DumpedInput(v, n);
+    const std::vector<JsonValue>& items = body.Find("input")->items();
+    ASSERT_EQ(input.size(), items.size()) << "request " << n;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      EXPECT_EQ(input[i], ToJson(items[i])) << "request " << n << ", item " << i;
+    }
+  }
+}
+
+// Codex 0.169, two `exec` turns (the second by `exec resume --last`) and one exec_command call:
+// three requests, each rebuilt as sent.
+TEST(ReplayLayout, RealCodex169SessionRebuildsTheSentInput) { ExpectSentInputs("codex_0169_exec"); }
+
+TEST(ReplayLayout, RealCodex171SessionRebuildsTheSentInput) {
+  ExpectSentInputs("codex_0171_exec");
+  // The first item is not the recorded text: the update_plan sections are gone.
+  std::optional<std::string> sent = testing::ReadFixture("rollouts/codex_0171_exec.sent.json");
+  ASSERT_TRUE(sent.has_value());
+  EXPECT_EQ(sent->find("## `update_plan`"), std::string::npos);
+  std::optional<std::string> rollout = testing::ReadFixture("rollouts/codex_0171_exec.jsonl");
+  ASSERT_TRUE(rollout.has_value());
+  EXPECT_NE(rollout->find("## `update_plan`"), std::string::npos);
 }
 
 }  // namespace

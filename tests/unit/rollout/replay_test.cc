@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "protocol/json_codec.h"
+#include "rollout/replay_causes.h"
 #include "support/fixtures.h"
 
 namespace agentctx {
@@ -328,6 +329,23 @@ TEST(ReplayRealRollouts, EveryUncachedTokenHasACauseAndNoNumberIsImpossible) {
     // Usage counted once per request: the sums are the rollout's own final total.
     if (Count(s, "requests_with_usage") > 0) {
       EXPECT_EQ(ToJson(*s.Find("usage_matches_rollout_total")), "true");
+    }
+    // The cost shown (the playground adds the requests' rows, each counted once) is the cost
+    // of the rollout's own final total at the same prices.
+    if (const JsonValue* total = s.Find("rollout_total_token_usage"); !total->is_null()) {
+      std::uint64_t input = 0, cached = 0;
+      for (const JsonValue& r : report->Find("requests")->items()) {
+        input += Count(r, "input_tokens");
+        cached += Count(r, "cached_input_tokens");
+      }
+      EXPECT_EQ(input, Count(*total, "input_tokens"));
+      EXPECT_EQ(cached, Count(*total, "cached_input_tokens"));
+      ReplayPrices prices;
+      std::uint64_t total_pico =
+          (Count(*total, "input_tokens") - Count(*total, "cached_input_tokens")) * prices.input +
+          Count(*total, "cached_input_tokens") * prices.cached_input +
+          Count(*total, "output_tokens") * prices.output;
+      EXPECT_EQ(ToJson(*s.Find("cost")->Find("total_usd")), ToJson(UsdNumber(total_pico)));
     }
     std::printf(
         "[ figures  ] %s: uncached %llu = by cause %llu; input %llu cached %llu output "

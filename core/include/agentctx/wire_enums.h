@@ -203,17 +203,17 @@ struct WireTable<ServiceTier> {
 
 /// The `format` of the `inspect` session method (and of the CLI's `inspect --format`).
 enum class InspectFormat {
-  kAgents,      // the AGENTS.md manager's state
+  kRequest,     // the next request body (as prompt_preview; the CLI's default)
+  kAgents,      // the AGENTS.md manager's state (the engine's default)
   kWorldState,  // the world-state baseline
-  kRequest,     // the next request body (as prompt_preview)
 };
 template <>
 struct WireTable<InspectFormat> {
   static constexpr std::string_view kName = "InspectFormat";
   static constexpr std::array<std::string_view, 3> kValues = {
+      "request",
       "agents",
       "world-state",
-      "request",
   };
 };
 

@@ -7,6 +7,12 @@
 
 #include "support/text.h"
 #include "support/utf8.h"
+#include "world_state/sections/agents_md_section.h"
+#include "world_state/sections/environment_section.h"
+#include "world_state/sections/model_section.h"
+#include "world_state/sections/permissions_section.h"
+#include "world_state/sections/skills_section.h"
+#include "world_state/sections/tools_section.h"
 
 namespace agentctx {
 
@@ -20,16 +26,18 @@ struct MarkerPair {
   std::string_view end;
 };
 
+// The markers come from the sections that render the fragments (one definition each).
 constexpr MarkerPair kContextualMarkers[] = {
-    {ContextualMarker::kAgentsMd, "# AGENTS.md instructions", "</INSTRUCTIONS>"},
-    {ContextualMarker::kEnvironmentContext, "<environment_context>", "</environment_context>"},
-    {ContextualMarker::kSkills, "<skills_instructions>", "</skills_instructions>"},
+    {ContextualMarker::kAgentsMd, kAgentsMdMarkers.start, kAgentsMdMarkers.end},
+    {ContextualMarker::kEnvironmentContext, kEnvironmentContextMarkers.start,
+     kEnvironmentContextMarkers.end},
+    {ContextualMarker::kSkills, kSkillsMarkers.start, kSkillsMarkers.end},
 };
 
 constexpr std::string_view kDeveloperContextPrefixes[] = {
-    "<permissions instructions>",
-    "<model_switch>",
-    "<tools>",
+    kPermissionsMarkers.start,
+    kModelSwitchMarkers.start,
+    kToolsMarkers.start,
 };
 
 bool EndsWithIgnoreAsciiCase(std::string_view s, std::string_view suffix) {

@@ -23,9 +23,11 @@ enum class Role { kDeveloper, kUser };
 /// "developer" or "user".
 std::string_view RoleName(Role role);
 
+/// A fragment's marker pair. Each section header defines its own (`k<Section>Markers`), the one
+/// place that fragment's markers are written; message_kind.cc classifies items with them.
 struct Markers {
-  std::string start;
-  std::string end;
+  std::string_view start;
+  std::string_view end;
 };
 
 /// The previous state a section renders against (SPEC §6.2).

@@ -60,7 +60,7 @@ TEST(WorldStateRegistry, SectionMarkersAndRoles) {
   WorldStateRegistry registry = WorldStateRegistry::WithBuiltins();
   auto markers = [&](std::string_view id) {
     auto m = registry.Find(id)->markers();
-    return m ? m->start + "|" + m->end : std::string("none");
+    return m ? std::string(m->start) + "|" + std::string(m->end) : std::string("none");
   };
   EXPECT_EQ(markers("model"), "<model_switch>|</model_switch>");
   EXPECT_EQ(markers("permissions"), "<permissions instructions>|</permissions instructions>");

@@ -6,7 +6,7 @@ export const CLI_ENUM_FLAGS = {
   "approval": ["never", "on-request", "on-failure", "unless-trusted"],
   "sandbox": ["read-only", "workspace-write", "danger-full-access"],
   "agents-refresh": ["selection", "probe"],
-  "format": ["agents", "world-state", "request"],
+  "format": ["request", "agents", "world-state"],
 } as const;
 
 export type CliEnumFlag = keyof typeof CLI_ENUM_FLAGS;

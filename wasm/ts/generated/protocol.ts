@@ -80,9 +80,9 @@ export type ServiceTier =
 
 /** The `format` of the `inspect` session method (and of the CLI's `inspect --format`). */
 export type InspectFormat =
+  | "request"
   | "agents"
-  | "world-state"
-  | "request";
+  | "world-state";
 
 /** Why a request's prefix differs from its predecessor's (the cache report's `break.reason`). */
 export type CacheBreakReason =
@@ -107,7 +107,7 @@ export const ENUM_VALUES = {
   ReasoningSummary: ["none", "auto", "concise", "detailed"],
   Verbosity: ["low", "medium", "high"],
   ServiceTier: ["auto", "default", "flex", "priority", "scale"],
-  InspectFormat: ["agents", "world-state", "request"],
+  InspectFormat: ["request", "agents", "world-state"],
   CacheBreakReason: ["model_changed", "cache_key_changed", "instructions_changed", "tools_changed", "history_rewritten_by_compaction", "item_edited"],
 } as const;
 

@@ -11,9 +11,7 @@ const std::string* CurrentText(const WorldInputs& inputs) {
 
 }  // namespace
 
-std::optional<Markers> AgentsMdSection::markers() const {
-  return Markers{"# AGENTS.md instructions", "</INSTRUCTIONS>"};
-}
+std::optional<Markers> AgentsMdSection::markers() const { return kAgentsMdMarkers; }
 
 JsonValue AgentsMdSection::Snapshot(const WorldInputs& inputs) const {
   JsonValue v = JsonValue::Object();

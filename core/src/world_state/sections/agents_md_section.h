@@ -16,6 +16,9 @@
 
 namespace agentctx {
 
+/// This fragment's markers (the only place they are written).
+inline constexpr Markers kAgentsMdMarkers{"# AGENTS.md instructions", "</INSTRUCTIONS>"};
+
 inline constexpr std::string_view kAgentsMdSectionId = "agents_md";
 
 class AgentsMdSection : public WorldStateSection {

@@ -18,9 +18,7 @@ std::string RenderContextBudget(const ContextBudgetInputs& budget) {
          " tokens.\n</context_budget>";
 }
 
-std::optional<Markers> ContextBudgetSection::markers() const {
-  return Markers{"<context_budget>", "</context_budget>"};
-}
+std::optional<Markers> ContextBudgetSection::markers() const { return kContextBudgetMarkers; }
 
 JsonValue ContextBudgetSection::Snapshot(const WorldInputs& inputs) const {
   if (!inputs.context_budget.has_value()) return JsonValue();

@@ -17,6 +17,9 @@
 
 namespace agentctx {
 
+/// This fragment's markers (the only place they are written).
+inline constexpr Markers kContextBudgetMarkers{"<context_budget>", "</context_budget>"};
+
 inline constexpr std::string_view kContextBudgetSectionId = "context_budget";
 
 /// min(10, floor(10·used/window)); 0 for a zero window.

@@ -8,9 +8,6 @@
 namespace agentctx {
 namespace {
 
-constexpr std::string_view kStart = "<environment_context>";
-constexpr std::string_view kEnd = "</environment_context>";
-
 /// One environment as the snapshot sees it (also the parsed form of a stored entry).
 struct EnvView {
   std::string id;
@@ -120,7 +117,7 @@ void AppendValues(std::string* out, const EnvView& env, std::string_view indent)
 /// The block for `updates` (sorted by id); `primary_id` names the primary environment.
 std::string RenderBlock(const std::vector<Update>& updates, bool single, bool include_primary,
                         std::string_view primary_id, const EnvSnapshot& current) {
-  std::string out(kStart);
+  std::string out(kEnvironmentContextMarkers.start);
   out += '\n';
   if (single) {
     if (!updates.empty() && updates[0].current != nullptr) {
@@ -143,7 +140,7 @@ std::string RenderBlock(const std::vector<Update>& updates, bool single, bool in
   }
   if (current.current_date) AppendElement(&out, "  ", "current_date", *current.current_date);
   if (current.timezone) AppendElement(&out, "  ", "timezone", *current.timezone);
-  out.append(kEnd);
+  out.append(kEnvironmentContextMarkers.end);
   return out;
 }
 
@@ -166,9 +163,7 @@ std::string RenderEnvironmentContext(const WorldInputs& inputs) {
                      PrimaryId(inputs), current);
 }
 
-std::optional<Markers> EnvironmentSection::markers() const {
-  return Markers{std::string(kStart), std::string(kEnd)};
-}
+std::optional<Markers> EnvironmentSection::markers() const { return kEnvironmentContextMarkers; }
 
 JsonValue EnvironmentSection::Snapshot(const WorldInputs& inputs) const {
   EnvSnapshot snap = CurrentSnapshot(inputs);

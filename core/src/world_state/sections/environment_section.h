@@ -21,6 +21,10 @@
 
 namespace agentctx {
 
+/// This fragment's markers (the only place they are written).
+inline constexpr Markers kEnvironmentContextMarkers{"<environment_context>",
+                                                    "</environment_context>"};
+
 inline constexpr std::string_view kEnvironmentSectionId = "environment";
 
 /// The full `<environment_context>` block for the current inputs (every environment listed).

@@ -12,9 +12,7 @@ std::string RenderModelSwitch(std::string_view instructions) {
   return text;
 }
 
-std::optional<Markers> ModelSection::markers() const {
-  return Markers{"<model_switch>", "</model_switch>"};
-}
+std::optional<Markers> ModelSection::markers() const { return kModelSwitchMarkers; }
 
 JsonValue ModelSection::Snapshot(const WorldInputs& inputs) const {
   return JsonValue::String(inputs.model.slug);

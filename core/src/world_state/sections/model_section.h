@@ -12,6 +12,9 @@
 
 namespace agentctx {
 
+/// This fragment's markers (the only place they are written).
+inline constexpr Markers kModelSwitchMarkers{"<model_switch>", "</model_switch>"};
+
 inline constexpr std::string_view kModelSectionId = "model";
 
 /// `<model_switch>\nThe user was previously using a different model. Please continue the

@@ -80,12 +80,10 @@ std::string RenderPermissionsBlock(const WorldInputs& inputs) {
     AppendPart(&body, WritableRootsSentence(inputs));
   }
   if (body.empty() || body.back() != '\n') body.push_back('\n');
-  return "<permissions instructions>" + body + "</permissions instructions>";
+  return std::string(kPermissionsMarkers.start) + body + std::string(kPermissionsMarkers.end);
 }
 
-std::optional<Markers> PermissionsSection::markers() const {
-  return Markers{"<permissions instructions>", "</permissions instructions>"};
-}
+std::optional<Markers> PermissionsSection::markers() const { return kPermissionsMarkers; }
 
 JsonValue PermissionsSection::Snapshot(const WorldInputs& inputs) const {
   JsonValue v = JsonValue::Object();

@@ -16,6 +16,10 @@
 
 namespace agentctx {
 
+/// This fragment's markers (the only place they are written).
+inline constexpr Markers kPermissionsMarkers{"<permissions instructions>",
+                                             "</permissions instructions>"};
+
 inline constexpr std::string_view kPermissionsSectionId = "permissions";
 
 /// The whole `<permissions instructions>` block for the current sandbox, approval and cwd.

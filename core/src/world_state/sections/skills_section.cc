@@ -8,8 +8,6 @@
 namespace agentctx {
 namespace {
 
-constexpr std::string_view kStart = "<skills_instructions>";
-constexpr std::string_view kEnd = "</skills_instructions>";
 constexpr std::string_view kHeaderLines[] = {
     "## Skills",
     "Skills are folders of instructions. When a task matches a skill's description, read its "
@@ -38,7 +36,7 @@ std::string SkillLine(const SkillInput& skill) {
 
 std::string Assemble(const std::vector<std::string>& skill_lines, std::size_t keep,
                      std::size_t omitted) {
-  std::string out(kStart);
+  std::string out(kSkillsMarkers.start);
   for (std::string_view line : kHeaderLines) {
     out += '\n';
     out.append(line);
@@ -46,7 +44,7 @@ std::string Assemble(const std::vector<std::string>& skill_lines, std::size_t ke
   for (std::size_t i = 0; i < keep; ++i) out += '\n' + skill_lines[i];
   if (omitted > 0) out += "\n- … " + std::to_string(omitted) + " more skills omitted";
   out += '\n';
-  out.append(kEnd);
+  out.append(kSkillsMarkers.end);
   return out;
 }
 
@@ -90,9 +88,7 @@ std::string RenderSkillsBlock(std::vector<SkillInput> skills) {
   return Assemble(lines, keep, lines.size() - keep);
 }
 
-std::optional<Markers> SkillsSection::markers() const {
-  return Markers{std::string(kStart), std::string(kEnd)};
-}
+std::optional<Markers> SkillsSection::markers() const { return kSkillsMarkers; }
 
 JsonValue SkillsSection::Snapshot(const WorldInputs& inputs) const {
   std::vector<SkillInput> skills = inputs.skills;

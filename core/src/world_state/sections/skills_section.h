@@ -22,6 +22,9 @@
 
 namespace agentctx {
 
+/// This fragment's markers (the only place they are written).
+inline constexpr Markers kSkillsMarkers{"<skills_instructions>", "</skills_instructions>"};
+
 inline constexpr std::string_view kSkillsSectionId = "skills";
 inline constexpr std::uint64_t kSkillsBudgetChars = 8000;
 inline constexpr std::string_view kSkillsRemovedText =

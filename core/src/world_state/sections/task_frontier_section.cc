@@ -26,9 +26,7 @@ std::string RenderTaskFrontier(const TaskFrontier& frontier) {
   return out;
 }
 
-std::optional<Markers> TaskFrontierSection::markers() const {
-  return Markers{"<task_frontier>", "</task_frontier>"};
-}
+std::optional<Markers> TaskFrontierSection::markers() const { return kTaskFrontierMarkers; }
 
 JsonValue TaskFrontierSection::Snapshot(const WorldInputs& inputs) const {
   if (!inputs.task_frontier.has_value()) return JsonValue();

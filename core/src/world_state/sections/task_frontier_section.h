@@ -25,6 +25,9 @@
 
 namespace agentctx {
 
+/// This fragment's markers (the only place they are written).
+inline constexpr Markers kTaskFrontierMarkers{"<task_frontier>", "</task_frontier>"};
+
 inline constexpr std::string_view kTaskFrontierSectionId = "task_frontier";
 
 /// The whole `<task_frontier>` block for `frontier`.

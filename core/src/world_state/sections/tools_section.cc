@@ -84,7 +84,7 @@ std::string RenderToolsNotice(const std::vector<PendingTool>& pending,
   return Assemble(lines, pending.size(), keep);
 }
 
-std::optional<Markers> ToolsSection::markers() const { return Markers{"<tools>", "</tools>"}; }
+std::optional<Markers> ToolsSection::markers() const { return kToolsMarkers; }
 
 JsonValue ToolsSection::Snapshot(const WorldInputs& inputs) const {
   JsonValue v = JsonValue::Object();

@@ -20,6 +20,9 @@
 
 namespace agentctx {
 
+/// This fragment's markers (the only place they are written).
+inline constexpr Markers kToolsMarkers{"<tools>", "</tools>"};
+
 inline constexpr std::string_view kToolsSectionId = "tools";
 inline constexpr std::uint64_t kToolsNoticeCapBytes = 4096;
 

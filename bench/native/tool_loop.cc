@@ -216,16 +216,20 @@ bool TypedLoop::Start(std::string* error) {
   FileSystemMap fs;
   fs["workspace"] = Workspace();
   EffectSink sink;
-  auto created = Session::Create(*config, fs, 0, &sink);
+  auto parsed = ParseSessionConfig(*config, nullptr);
+  if (!parsed) {
+    *error = "config: " + parsed.error().Display();
+    return false;
+  }
+  auto created = Session::Create(std::move(*parsed), fs, 0, &sink);
   if (!created) {
     *error = "Session::Create: " + created.error().Display();
     return false;
   }
   session_ = std::move(*created);
-  JsonValue submit = JsonValue::Object();
-  submit.Set("text", JsonValue::String(std::string(kSubmitText)));
   EffectSink turn;
-  auto submitted = session_->Submit(submit, StepNow(0), &turn);
+  auto submitted =
+      session_->Submit(SubmitInput{std::string(kSubmitText), {}, std::nullopt}, StepNow(0), &turn);
   if (!submitted || !turn.model_request()) {
     *error = "Submit: no model_request";
     return false;

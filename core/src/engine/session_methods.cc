@@ -15,6 +15,14 @@ Result<std::int64_t> NowMs(const JsonValue& input) {
   return *n;
 }
 
+// The wire config, validated once here; its `unknown_config_key` warnings go first.
+Result<SessionConfig> ConfigFromWire(const JsonValue& config, EffectSink* sink) {
+  std::vector<Warning> warnings;
+  ACTX_TRY(SessionConfig parsed, ParseSessionConfig(config, &warnings));
+  for (const auto& w : warnings) sink->Warning(w.code, w.message);
+  return parsed;
+}
+
 std::string EffectsEnvelope(EffectSink& sink, SessionSlot* slot) {
   std::vector<std::string_view> views;
   std::string json = sink.ToJson(&views);
@@ -69,8 +77,11 @@ std::string Dispatch(SessionSlot* slot, SessionMethod method, JsonValue* input,
     case SessionMethod::kSessionResume:
       return ErrorEnvelope(
           Error{ErrorCode::kInvalidState, "this handle already has a session", {}});
-    case SessionMethod::kSubmit:
-      return Effects(s.Submit(*input, now, &sink));
+    case SessionMethod::kSubmit: {
+      auto submit = SubmitInputFromJson(*input);
+      if (!submit) return ErrorEnvelope(submit.error());
+      return Effects(s.Submit(*submit, now, &sink));
+    }
     case SessionMethod::kDeliver: {
       auto resolved = ResolveInputRefs(input, inputs);
       if (!resolved) return ErrorEnvelope(resolved.error());
@@ -88,8 +99,11 @@ std::string Dispatch(SessionSlot* slot, SessionMethod method, JsonValue* input,
       return Effects(s.Tick(now, &sink));
     case SessionMethod::kInterrupt:
       return Effects(s.Interrupt(now, &sink));
-    case SessionMethod::kCompact:
-      return Effects(s.Compact(*input, now, &sink));
+    case SessionMethod::kCompact: {
+      auto turn_id = CompactTurnIdFromJson(*input);
+      if (!turn_id) return ErrorEnvelope(turn_id.error());
+      return Effects(s.Compact(*turn_id, now, &sink));
+    }
     case SessionMethod::kRetry: {
       auto id = input->GetString("request_id");
       if (!id)
@@ -143,7 +157,9 @@ std::string CallSession(SessionSlot* slot, std::string_view method, std::string_
       return ErrorEnvelope(Error{ErrorCode::kInvalidInput, "session.start needs `config`", {}});
     }
     EffectSink sink;
-    auto created = Session::Create(*config, slot->file_systems, *now, &sink);
+    auto parsed_config = ConfigFromWire(*config, &sink);
+    if (!parsed_config) return ErrorEnvelope(parsed_config.error());
+    auto created = Session::Create(std::move(*parsed_config), slot->file_systems, *now, &sink);
     if (!created) return ErrorEnvelope(created.error());
     slot->session = std::move(*created);
     return EffectsEnvelope(sink, slot);
@@ -163,7 +179,10 @@ std::string CallSession(SessionSlot* slot, std::string_view method, std::string_
                                  {}});
     }
     EffectSink sink;
-    auto resumed = Session::Resume(*config, **rollout, slot->file_systems, *now, &sink);
+    auto parsed_config = ConfigFromWire(*config, &sink);
+    if (!parsed_config) return ErrorEnvelope(parsed_config.error());
+    auto resumed =
+        Session::Resume(std::move(*parsed_config), **rollout, slot->file_systems, *now, &sink);
     if (!resumed) return ErrorEnvelope(resumed.error());
     slot->session = std::move(*resumed);
     return EffectsEnvelope(sink, slot);

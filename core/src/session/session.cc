@@ -9,13 +9,12 @@
 
 namespace agentctx {
 
-Result<std::unique_ptr<Session>> Session::Create(const JsonValue& config, FileSystemMap fs,
+Result<std::unique_ptr<Session>> Session::Create(SessionConfig config, FileSystemMap fs,
                                                  std::int64_t now_ms, EffectSink* sink) {
   std::vector<Warning> warnings;
-  ACTX_TRY(SessionConfig parsed, ParseSessionConfig(config, &warnings));
-  ACTX_TRY_VOID(CheckFileSystems(parsed, fs));
+  ACTX_TRY_VOID(CheckFileSystems(config, fs));
   std::unique_ptr<Session> s(new Session());
-  s->config_ = std::move(parsed);
+  s->config_ = std::move(config);
   s->fs_ = std::move(fs);
   s->now_ms_ = now_ms < 0 ? 0 : now_ms;
   s->RebuildTools();
@@ -31,15 +30,14 @@ Result<std::unique_ptr<Session>> Session::Create(const JsonValue& config, FileSy
   return s;
 }
 
-Result<void> Session::Submit(const JsonValue& input, std::int64_t now_ms, EffectSink* sink) {
+Result<void> Session::Submit(const SubmitInput& input, std::int64_t now_ms, EffectSink* sink) {
   if (state_ != TurnState::kIdle) {
     return Fail(ErrorCode::kTurnInProgress, "a turn is already in progress");
   }
-  ACTX_TRY(JsonValue user_message, UserMessageFromInput(input));
+  JsonValue user_message = UserInputMessage(input.text, input.images);
   Advance(now_ms);
   ++turn_counter_;
-  auto turn_id = input.GetString("turn_id");
-  turn_id_ = turn_id ? std::string(*turn_id) : "turn-" + std::to_string(turn_counter_);
+  turn_id_ = input.turn_id ? *input.turn_id : "turn-" + std::to_string(turn_counter_);
   steps_in_turn_ = 0;
   last_agent_message_.reset();
   sink->Persist(TaskStartedLine(now_ms_, turn_id_));

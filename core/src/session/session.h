@@ -44,6 +44,7 @@
 #include "protocol/task_frontier.h"
 #include "session/config.h"
 #include "session/effects.h"
+#include "session/session_inputs.h"
 #include "world_state/world_state.h"
 
 namespace agentctx {
@@ -52,25 +53,28 @@ using FileSystemMap = std::map<std::string, std::shared_ptr<FileSystem>>;
 
 class Session {
  public:
-  /// SPEC §2.1 create: validates the config, loads AGENTS.md, persists session_meta.
-  static Result<std::unique_ptr<Session>> Create(const JsonValue& config, FileSystemMap fs,
+  /// SPEC §2.1 create: checks the FileSystems, loads AGENTS.md, persists session_meta. The
+  /// config was parsed and validated at the boundary (ParseSessionConfig, which also yields its
+  /// `unknown_config_key` warnings for the caller to emit).
+  static Result<std::unique_ptr<Session>> Create(SessionConfig config, FileSystemMap fs,
                                                  std::int64_t now_ms, EffectSink* sink);
 
   /// SPEC §13.3 resume: rebuilds history, baseline and counters from rollout text without any
   /// FileSystem access; the first step then reloads AGENTS.md and appends only what changed.
-  static Result<std::unique_ptr<Session>> Resume(const JsonValue& config,
+  static Result<std::unique_ptr<Session>> Resume(SessionConfig config,
                                                  std::string_view rollout_text, FileSystemMap fs,
                                                  std::int64_t now_ms, EffectSink* sink);
 
-  Result<void> Submit(const JsonValue& input, std::int64_t now_ms, EffectSink* sink);
+  Result<void> Submit(const SubmitInput& input, std::int64_t now_ms, EffectSink* sink);
   Result<void> Deliver(const JsonValue& delivery, std::int64_t now_ms, EffectSink* sink);
   Result<void> Update(const JsonValue& delta, std::int64_t now_ms, EffectSink* sink);
   Result<void> Tick(std::int64_t now_ms, EffectSink* sink);
   Result<void> Interrupt(std::int64_t now_ms, EffectSink* sink);
   Result<void> Retry(std::string_view request_id, std::int64_t now_ms, EffectSink* sink);
   /// SPEC §12.2 manual compaction: idle only (else kTurnInProgress); its own turn
-  /// (turn_started … turn_complete); input `{"turn_id"?}`.
-  Result<void> Compact(const JsonValue& input, std::int64_t now_ms, EffectSink* sink);
+  /// (turn_started … turn_complete), under `turn_id` (default `turn-<n>`).
+  Result<void> Compact(const std::optional<std::string>& turn_id, std::int64_t now_ms,
+                       EffectSink* sink);
 
   // Queries: no effects, no FileSystem calls.
   JsonValue History() const;

@@ -82,19 +82,14 @@ JsonValue CompactionEvent(std::string_view phase, std::string_view trigger,
 
 }  // namespace
 
-Result<void> Session::Compact(const JsonValue& input, std::int64_t now_ms, EffectSink* sink) {
+Result<void> Session::Compact(const std::optional<std::string>& turn_id, std::int64_t now_ms,
+                              EffectSink* sink) {
   if (state_ != TurnState::kIdle) {
     return Fail(ErrorCode::kTurnInProgress, "a turn is already in progress");
   }
-  const JsonValue* turn_id_value = input.is_object() ? input.Find("turn_id") : nullptr;
-  if (turn_id_value != nullptr && !turn_id_value->is_null() && !turn_id_value->is_string()) {
-    return Fail(ErrorCode::kInvalidInput, "compact: `turn_id` must be a string");
-  }
   Advance(now_ms);
   ++turn_counter_;
-  turn_id_ = turn_id_value != nullptr && turn_id_value->is_string()
-                 ? turn_id_value->string_value()
-                 : "turn-" + std::to_string(turn_counter_);
+  turn_id_ = turn_id ? *turn_id : "turn-" + std::to_string(turn_counter_);
   steps_in_turn_ = 0;
   last_agent_message_.reset();
   sink->Persist(TaskStartedLine(now_ms_, turn_id_));

@@ -17,7 +17,7 @@ Result<void> CheckFileSystems(const SessionConfig& config, const FileSystemLooku
   return {};
 }
 
-Result<JsonValue> UserMessageFromInput(const JsonValue& input) {
+Result<SubmitInput> SubmitInputFromJson(const JsonValue& input) {
   if (!input.is_object()) return Fail(ErrorCode::kInvalidInput, "submit input must be an object");
   auto text = input.GetString("text");
   if (!text) return Fail(ErrorCode::kInvalidInput, "submit input needs a string `text`");
@@ -38,12 +38,22 @@ Result<JsonValue> UserMessageFromInput(const JsonValue& input) {
       images.emplace_back(*url);
     }
   }
+  SubmitInput out{std::string(*text), std::move(images), std::nullopt};
   if (const JsonValue* id = input.Find("turn_id"); id != nullptr && !id->is_null()) {
     if (!id->is_string() || id->string_value().empty()) {
       return Fail(ErrorCode::kInvalidInput, "`turn_id` must be a non-empty string");
     }
+    out.turn_id = id->string_value();
   }
-  return UserInputMessage(*text, images);
+  return out;
+}
+
+Result<std::optional<std::string>> CompactTurnIdFromJson(const JsonValue& input) {
+  const JsonValue* id = input.is_object() ? input.Find("turn_id") : nullptr;
+  if (id == nullptr || id->is_null()) return std::optional<std::string>();
+  if (!id->is_string())
+    return Fail(ErrorCode::kInvalidInput, "compact: `turn_id` must be a string");
+  return std::optional<std::string>(id->string_value());
 }
 
 AgentsMdInputs AgentsInputsFrom(const SessionConfig& config, const FileSystemLookup& fs) {

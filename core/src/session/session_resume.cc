@@ -10,11 +10,9 @@
 
 namespace agentctx {
 
-Result<std::unique_ptr<Session>> Session::Resume(const JsonValue& config,
+Result<std::unique_ptr<Session>> Session::Resume(SessionConfig parsed,
                                                  std::string_view rollout_text, FileSystemMap fs,
                                                  std::int64_t now_ms, EffectSink* sink) {
-  std::vector<Warning> warnings;
-  ACTX_TRY(SessionConfig parsed, ParseSessionConfig(config, &warnings));
   ACTX_TRY_VOID(CheckFileSystems(parsed, fs));
   // A Codex `compacted` without replacement_history is rebuilt by SPEC §12.3 step 4.
   const CompactionRebuilder rebuilder = [](const std::vector<RecordedItem>& history,
@@ -62,7 +60,6 @@ Result<std::unique_ptr<Session>> Session::Resume(const JsonValue& config,
   }
   s->compaction_counter_ = state.compaction_counter;
   s->turn_counter_ = static_cast<std::int64_t>(state.turn_counter);
-  for (const auto& w : warnings) sink->Warning(w.code, w.message);
   for (const auto& w : state.warnings) sink->Warning(w.code, w.message);
   for (const auto& w : s->tools_.warnings) sink->Warning(w.code, w.message);
   for (const auto& c : state.unrebuilt_compactions) {

@@ -30,16 +30,16 @@ class Direct {
     FileSystemMap map;
     map["workspace"] = fs_;
     EffectSink sink;
-    auto created = Session::Create(*ParseJson(kConfig), map, 0, &sink);
+    auto config = ParseSessionConfig(*ParseJson(kConfig), nullptr);
+    EXPECT_TRUE(config.has_value());
+    auto created = Session::Create(std::move(*config), map, 0, &sink);
     EXPECT_TRUE(created.has_value());
     if (created) session_ = std::move(*created);
   }
 
   JsonValue Submit(const std::string& text, bool parse_effects = true) {
-    JsonValue input = JsonValue::Object();
-    input.Set("text", JsonValue::String(text));
     EffectSink sink;
-    EXPECT_TRUE(session_->Submit(input, 1000, &sink).has_value());
+    EXPECT_TRUE(session_->Submit(SubmitInput{text, {}, std::nullopt}, 1000, &sink).has_value());
     return parse_effects ? Effects(sink) : JsonValue();
   }
 

@@ -2,7 +2,9 @@
 // Settings panel: each control becomes one `update` call with a merge-patch delta (SPEC §2.2),
 // e.g. {"cwd": …} (shorthand), {"sandbox":{"mode":…}}, {"tools":[…]} (arrays replace whole).
 // The engine validates the whole config; a rejected delta changes nothing and the form is
-// reset from the current config. Changes take effect at the next step.
+// reset from the current config. Changes take effect at the next step. The choices of the enum
+// selects come from the package (ENUM_VALUES, generated from the protocol description).
+import { ENUM_VALUES } from 'agentctx';
 import { TRACKER_TOOLS } from './demo.js';
 import { $ } from './util.js';
 
@@ -53,9 +55,18 @@ function fill() {
   f.tool_policy.value = c.tool_policy ?? 'apply';
 }
 
+/** Each enum select offers exactly the engine's values. */
+function fillChoices() {
+  const choices = { sandbox: ENUM_VALUES.SandboxMode, approval: ENUM_VALUES.ApprovalPolicy, trust: ENUM_VALUES.Trust };
+  for (const [name, values] of Object.entries(choices)) {
+    form.elements[name].replaceChildren(...values.map((v) => new Option(v, v)));
+  }
+}
+
 export function init(appState) {
   app = appState;
   form = $('settings');
+  fillChoices();
   form.addEventListener('submit', (e) => e.preventDefault());
   form.addEventListener('change', (e) => {
     const delta = deltaFor(e.target.name);

@@ -76,8 +76,10 @@ std::string Query(const Session& s, std::string_view method, const JsonValue& in
     if (format == "agents") return OkEnvelope(s.AgentsInspect());
     if (format == "world-state") return OkEnvelope(s.WorldStateSnapshot());
     if (format == "request") return Query(s, "prompt_preview", input, attachments);
-    return ErrorEnvelope(Error{
-        ErrorCode::kInvalidInput, "inspect format must be agents, world-state or request", {}});
+    if (format == "breakpoints") return OkEnvelope(s.BreakpointsInspect());
+    return ErrorEnvelope(Error{ErrorCode::kInvalidInput,
+                               "inspect format must be agents, world-state, request or breakpoints",
+                               {}});
   }
   return {};
 }

@@ -289,6 +289,35 @@ Result<void> ParseOptionalSections(const JsonValue& raw, SessionConfig* c) {
   return {};
 }
 
+// Issue 15: `provider`, `layout`, `max_output_tokens`, `anthropic`.
+Result<void> ParseProviderKeys(const JsonValue& raw, SessionConfig* c) {
+  std::string provider(ProviderName(c->provider));
+  ACTX_TRY_VOID(ReadString(raw, "provider", "provider", &provider));
+  auto parsed_provider = ParseProvider(provider);
+  if (!parsed_provider) return Invalid("provider must be responses, chat or anthropic");
+  c->provider = *parsed_provider;
+  std::string layout(PromptLayoutName(c->layout));
+  ACTX_TRY_VOID(ReadString(raw, "layout", "layout", &layout));
+  auto parsed_layout = ParsePromptLayout(layout);
+  if (!parsed_layout) return Invalid("layout must be per_fragment or per_role");
+  c->layout = *parsed_layout;
+  ACTX_TRY_VOID(ReadOptInt(raw, "max_output_tokens", "max_output_tokens", &c->max_output_tokens));
+  ACTX_TRY(const JsonValue* a, ObjectOrNull(raw, "anthropic", "anthropic"));
+  if (a != nullptr) {
+    std::string ttl(CacheTtlName(c->anthropic.cache_ttl));
+    ACTX_TRY_VOID(ReadString(*a, "cache_ttl", "anthropic.cache_ttl", &ttl));
+    auto parsed_ttl = ParseCacheTtl(ttl);
+    if (!parsed_ttl) return Invalid("anthropic.cache_ttl must be 5m or 1h");
+    c->anthropic.cache_ttl = *parsed_ttl;
+    ACTX_TRY_VOID(ReadOptInt(*a, "min_cacheable_tokens", "anthropic.min_cacheable_tokens",
+                             &c->anthropic.min_cacheable_tokens));
+  }
+  if (c->provider != Provider::kResponses && c->compaction.strategy == "remote") {
+    return Invalid("compaction.strategy remote needs provider responses (responses/compact)");
+  }
+  return {};
+}
+
 constexpr std::string_view kKnownKeys[] = {"session_id",
                                            "model",
                                            "developer_instructions",
@@ -310,6 +339,10 @@ constexpr std::string_view kKnownKeys[] = {"session_id",
                                            "max_steps_per_turn",
                                            "task_frontier",
                                            "context_budget",
+                                           "provider",
+                                           "layout",
+                                           "max_output_tokens",
+                                           "anthropic",
                                            "custom"};
 
 }  // namespace
@@ -343,6 +376,7 @@ Result<SessionConfig> ParseSessionConfig(const JsonValue& raw, std::vector<Warni
   ACTX_TRY_VOID(ReadOptString(raw, "service_tier", "service_tier", &c.service_tier));
   ACTX_TRY_VOID(ReadOptString(raw, "prompt_cache_key", "prompt_cache_key", &c.prompt_cache_key));
   ACTX_TRY_VOID(ReadInt(raw, "max_steps_per_turn", "max_steps_per_turn", 1, &c.max_steps_per_turn));
+  ACTX_TRY_VOID(ParseProviderKeys(raw, &c));
   // Unset model.instructions → the base instructions (ours; "" explicitly sends none).
   const JsonValue* instructions = raw.Find("model")->Find("instructions");
   c.model.base_instructions = instructions == nullptr || instructions->is_null();

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+// AnthropicStreamAdapter and Anthropic error mapping; see anthropic_stream.h.
+#include "protocol/anthropic_stream.h"
+
+#include <utility>
+
+#include "protocol/json_codec.h"
+
+namespace agentctx {
+namespace {
+
+JsonValue Str(std::string_view s) { return JsonValue::String(std::string(s)); }
+
+JsonValue Event(std::string_view type) {
+  JsonValue e = JsonValue::Object();
+  e.Set("type", Str(type));
+  return e;
+}
+
+JsonValue Delta(std::string_view type, std::string_view delta) {
+  JsonValue e = Event(type);
+  e.Set("delta", Str(delta));
+  return e;
+}
+
+}  // namespace
+
+std::string AnthropicErrorCode(const JsonValue& error) {
+  std::string_view type = error.GetString("type").value_or("");
+  std::string_view message = error.GetString("message").value_or("");
+  if (type == "rate_limit_error") return "rate_limit_exceeded";
+  if (type == "overloaded_error") return "server_is_overloaded";
+  if (type == "invalid_request_error") {
+    return message.find("prompt is too long") != std::string_view::npos ? "context_length_exceeded"
+                                                                        : "invalid_prompt";
+  }
+  if (type == "authentication_error" || type == "permission_error") return "invalid_prompt";
+  return std::string(type);
+}
+
+ModelFailure MapAnthropicErrorDelivery(std::optional<std::int64_t> status, std::string_view body,
+                                       std::string_view message) {
+  Result<JsonValue> parsed = ParseJson(body);
+  const JsonValue* error = parsed && parsed->is_object() ? parsed->Find("error") : nullptr;
+  if (error != nullptr && error->is_object() && error->Find("code") == nullptr &&
+      error->GetString("type")) {
+    std::string code = AnthropicErrorCode(*error);
+    // Authentication failures keep their status rule (unauthorized), not invalid_request.
+    std::string_view type = error->GetString("type").value_or("");
+    if (type != "authentication_error" && type != "permission_error") {
+      JsonValue rewritten = JsonValue::Object();
+      JsonValue inner = JsonValue::Object();
+      inner.Set("code", JsonValue::String(code));
+      inner.Set("message", Str(error->GetString("message").value_or("")));
+      rewritten.Set("error", std::move(inner));
+      ModelFailure f = MapModelErrorDelivery(status, ToJson(rewritten), message);
+      if (status == 529 && f.code == ErrorCode::kHttpError) f.code = ErrorCode::kServerOverloaded;
+      return f;
+    }
+  }
+  ModelFailure f = MapModelErrorDelivery(status, body, message);
+  if (status == 529) {
+    f.code = ErrorCode::kServerOverloaded;
+    f.retryable = true;
+  }
+  return f;
+}
+
+void AnthropicStreamAdapter::ReadUsage(const JsonValue* usage) {
+  if (usage == nullptr || !usage->is_object()) return;
+  has_usage_ = true;
+  auto read = [usage](std::string_view key, std::int64_t* into) {
+    if (auto v = usage->GetInt(key)) *into = *v > 0 ? *v : 0;
+  };
+  read("input_tokens", &input_tokens_);
+  read("cache_creation_input_tokens", &cache_creation_tokens_);
+  read("cache_read_input_tokens", &cache_read_tokens_);
+  read("output_tokens", &output_tokens_);
+}
+
+void AnthropicStreamAdapter::OnEvent(const JsonValue& event, std::vector<JsonValue>* out) {
+  if (done_ || !event.is_object()) return;
+  std::string_view type = event.GetString("type").value_or("");
+  if (type == "message_start") {
+    const JsonValue* message = event.Find("message");
+    if (message != nullptr && message->is_object()) ReadUsage(message->Find("usage"));
+  } else if (type == "content_block_start") {
+    const JsonValue* block = event.Find("content_block");
+    if (block == nullptr || !block->is_object()) return;
+    Block& b = blocks_[event.GetInt("index").value_or(0)];
+    b.type = std::string(block->GetString("type").value_or(""));
+    b.id = std::string(block->GetString("id").value_or(""));
+    b.name = std::string(block->GetString("name").value_or(""));
+    b.text = std::string(block->GetString("text").value_or(""));
+  } else if (type == "content_block_delta") {
+    const JsonValue* delta = event.Find("delta");
+    if (delta == nullptr || !delta->is_object()) return;
+    Block& b = blocks_[event.GetInt("index").value_or(0)];
+    std::string_view delta_type = delta->GetString("type").value_or("");
+    if (delta_type == "text_delta") {
+      std::string_view text = delta->GetString("text").value_or("");
+      b.text += text;
+      if (!text.empty()) out->push_back(Delta("response.output_text.delta", text));
+    } else if (delta_type == "input_json_delta") {
+      b.text += delta->GetString("partial_json").value_or("");
+    } else if (delta_type == "thinking_delta") {
+      std::string_view thinking = delta->GetString("thinking").value_or("");
+      if (!thinking.empty()) out->push_back(Delta("response.reasoning_text.delta", thinking));
+    }
+  } else if (type == "content_block_stop") {
+    auto found = blocks_.find(event.GetInt("index").value_or(0));
+    if (found == blocks_.end()) return;
+    Block b = std::move(found->second);
+    blocks_.erase(found);
+    JsonValue item = JsonValue::Object();
+    if (b.type == "text" && !b.text.empty()) {
+      JsonValue part = JsonValue::Object();
+      part.Set("type", Str("output_text"));
+      part.Set("text", Str(b.text));
+      JsonValue content = JsonValue::Array();
+      content.Push(std::move(part));
+      item.Set("type", Str("message"));
+      item.Set("role", Str("assistant"));
+      item.Set("content", std::move(content));
+    } else if (b.type == "tool_use") {
+      item.Set("type", Str("function_call"));
+      item.Set("name", Str(b.name));
+      item.Set("arguments", Str(b.text.empty() ? std::string("{}") : b.text));
+      item.Set("call_id", Str(b.id));
+    } else {
+      return;
+    }
+    JsonValue e = Event("response.output_item.done");
+    e.Set("output_index", JsonValue::Int(output_index_++));
+    e.Set("item", std::move(item));
+    out->push_back(std::move(e));
+  } else if (type == "message_delta") {
+    const JsonValue* delta = event.Find("delta");
+    if (delta != nullptr && delta->is_object()) {
+      if (auto reason = delta->GetString("stop_reason")) stop_reason_ = std::string(*reason);
+    }
+    ReadUsage(event.Find("usage"));
+  } else if (type == "message_stop") {
+    done_ = true;
+    if (stop_reason_ == "max_tokens") {
+      JsonValue details = JsonValue::Object();
+      details.Set("reason", Str("max_output_tokens"));
+      JsonValue response = JsonValue::Object();
+      response.Set("incomplete_details", std::move(details));
+      JsonValue incomplete = Event("response.incomplete");
+      incomplete.Set("response", std::move(response));
+      out->push_back(std::move(incomplete));
+      return;
+    }
+    JsonValue response = JsonValue::Object();
+    if (has_usage_) {
+      std::int64_t input = input_tokens_ + cache_creation_tokens_ + cache_read_tokens_;
+      JsonValue usage = JsonValue::Object();
+      usage.Set("input_tokens", JsonValue::Int(input));
+      JsonValue details = JsonValue::Object();
+      details.Set("cached_tokens", JsonValue::Int(cache_read_tokens_));
+      details.Set("cache_creation_tokens", JsonValue::Int(cache_creation_tokens_));
+      usage.Set("input_tokens_details", std::move(details));
+      usage.Set("output_tokens", JsonValue::Int(output_tokens_));
+      usage.Set("total_tokens", JsonValue::Int(input + output_tokens_));
+      response.Set("usage", std::move(usage));
+    }
+    JsonValue completed = Event("response.completed");
+    completed.Set("response", std::move(response));
+    out->push_back(std::move(completed));
+  } else if (type == "error") {
+    done_ = true;
+    const JsonValue* error = event.Find("error");
+    JsonValue mapped = JsonValue::Object();
+    if (error != nullptr && error->is_object()) {
+      mapped.Set("code", JsonValue::String(AnthropicErrorCode(*error)));
+      mapped.Set("message", Str(error->GetString("message").value_or("")));
+    }
+    JsonValue response = JsonValue::Object();
+    response.Set("error", std::move(mapped));
+    JsonValue failed = Event("response.failed");
+    failed.Set("response", std::move(response));
+    out->push_back(std::move(failed));
+  }
+}
+
+}  // namespace agentctx

@@ -4,7 +4,6 @@
 
 #include <utility>
 
-#include "protocol/json_codec.h"
 #include "protocol/json_value.h"
 
 namespace agentctx {
@@ -24,23 +23,6 @@ void AppendMarked(std::string* out, std::string_view bytes, std::size_t tail, Ca
 bool IsContextOrigin(std::string_view origin) {
   return !origin.empty() && origin != "user" && origin != "model" && origin != "tool" &&
          origin != "compaction";
-}
-
-const AnthropicMessage& AnthropicBodyBuilder::Message(
-    const ItemSegment& item, std::map<std::uint64_t, AnthropicMessage>* next) {
-  auto render = [&item]() {
-    auto parsed = ParseJson(item.bytes);
-    return parsed ? RenderAnthropicMessage(*parsed) : AnthropicMessage{};
-  };
-  if (item.serial == 0) {
-    scratch_ = render();
-    return scratch_;
-  }
-  auto found = next->find(item.serial);
-  if (found != next->end()) return found->second;
-  auto old = rendered_.find(item.serial);
-  AnthropicMessage message = old != rendered_.end() ? std::move(old->second) : render();
-  return next->emplace(item.serial, std::move(message)).first->second;
 }
 
 std::string_view AnthropicBodyBuilder::Build(const BodyParams& p,
@@ -69,7 +51,6 @@ std::string_view AnthropicBodyBuilder::Build(const BodyParams& p,
     system_ = "[" + block + "]";
   }
 
-  std::map<std::uint64_t, AnthropicMessage> next;
   messages_.clear();
   origins_.clear();
   owned_.clear();
@@ -77,7 +58,7 @@ std::string_view AnthropicBodyBuilder::Build(const BodyParams& p,
   std::optional<std::size_t> context_end;
   bool leading_context = true;
   for (const ItemSegment& item : items) {
-    const AnthropicMessage& message = Message(item, &next);
+    const AnthropicMessage& message = rendered_.Get(item);
     if (message.dropped) continue;
     if (leading_context && IsContextOrigin(item.origin)) {
       context_end = messages_.size();
@@ -92,7 +73,7 @@ std::string_view AnthropicBodyBuilder::Build(const BodyParams& p,
     }
     origins_.push_back(item.origin);
   }
-  rendered_ = std::move(next);
+  rendered_.EndBuild();
 
   BreakpointInputs in;
   in.tools_bytes = tools_array_.size();

@@ -19,7 +19,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +26,7 @@
 #include "prompt/breakpoint_planner.h"
 #include "prompt/cache_explainer.h"
 #include "prompt/provider_items.h"
+#include "prompt/render_cache.h"
 #include "prompt/request_body.h"
 
 namespace agentctx {
@@ -49,9 +49,6 @@ class AnthropicBodyBuilder {
   const BreakpointPlan& plan() const { return plan_; }
 
  private:
-  const AnthropicMessage& Message(const ItemSegment& item,
-                                  std::map<std::uint64_t, AnthropicMessage>* next);
-
   std::string body_;
   std::string system_;        // unmarked system array
   std::string tools_source_;  // the canonical tools array tools_ was made from
@@ -60,8 +57,7 @@ class AnthropicBodyBuilder {
   std::vector<std::string_view> messages_;
   std::vector<std::string_view> origins_;
   std::vector<std::string> owned_;  // messages of serial-less items
-  AnthropicMessage scratch_;
-  std::map<std::uint64_t, AnthropicMessage> rendered_;
+  RenderCache<AnthropicMessage, RenderAnthropicMessage> rendered_;
   BreakpointPlan plan_;
 };
 

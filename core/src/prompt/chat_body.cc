@@ -4,7 +4,6 @@
 
 #include <utility>
 
-#include "protocol/json_codec.h"
 #include "protocol/json_value.h"
 
 namespace agentctx {
@@ -48,12 +47,7 @@ void AppendTail(std::string* out, const BodyParams& p, std::string_view tools) {
     out->append(std::to_string(*p.max_output_tokens));
   }
   out->append(",\"stream\":true,\"stream_options\":{\"include_usage\":true}");
-  if (p.service_tier) {
-    out->append(",\"service_tier\":");
-    AppendJsonString(out, *p.service_tier);
-  }
-  out->append(",\"prompt_cache_key\":");
-  AppendJsonString(out, p.prompt_cache_key);
+  AppendServiceTierAndCacheKey(out, p);
   if (p.verbosity) {
     out->append(",\"verbosity\":");
     AppendJsonString(out, *p.verbosity);
@@ -62,23 +56,6 @@ void AppendTail(std::string* out, const BodyParams& p, std::string_view tools) {
 }
 
 }  // namespace
-
-const ChatPiece& ChatBodyBuilder::Piece(const ItemSegment& item,
-                                        std::map<std::uint64_t, ChatPiece>* next) {
-  auto render = [&item]() {
-    auto parsed = ParseJson(item.bytes);
-    return parsed ? RenderChatPiece(*parsed) : ChatPiece{};
-  };
-  if (item.serial == 0) {
-    scratch_ = render();
-    return scratch_;
-  }
-  auto found = next->find(item.serial);
-  if (found != next->end()) return found->second;
-  auto old = pieces_.find(item.serial);
-  ChatPiece piece = old != pieces_.end() ? std::move(old->second) : render();
-  return next->emplace(item.serial, std::move(piece)).first->second;
-}
 
 std::string_view ChatBodyBuilder::Build(const BodyParams& p, const std::vector<ItemSegment>& items,
                                         PromptSegments* segments) {
@@ -94,7 +71,6 @@ std::string_view ChatBodyBuilder::Build(const BodyParams& p, const std::vector<I
   }
 
   // Render every item into messages; a run of assistant pieces becomes one message.
-  std::map<std::uint64_t, ChatPiece> next;
   messages_.clear();
   std::vector<std::string_view> origins;
   std::string text;
@@ -114,7 +90,7 @@ std::string_view ChatBodyBuilder::Build(const BodyParams& p, const std::vector<I
     in_run = false;
   };
   for (const ItemSegment& item : items) {
-    const ChatPiece& piece = Piece(item, &next);
+    const ChatPiece& piece = pieces_.Get(item);
     switch (piece.kind) {
       case ChatPiece::Kind::kDropped:
         break;
@@ -140,7 +116,7 @@ std::string_view ChatBodyBuilder::Build(const BodyParams& p, const std::vector<I
     }
   }
   flush();
-  pieces_ = std::move(next);
+  pieces_.EndBuild();
 
   std::size_t size = 256 + p.model.size() + system_.size() + tools_.size();
   for (const auto& m : messages_) size += m.size() + 1;

@@ -20,13 +20,13 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "prompt/cache_explainer.h"
 #include "prompt/provider_items.h"
+#include "prompt/render_cache.h"
 #include "prompt/request_body.h"
 
 namespace agentctx {
@@ -40,15 +40,12 @@ class ChatBodyBuilder {
   std::string_view body() const { return body_; }
 
  private:
-  const ChatPiece& Piece(const ItemSegment& item, std::map<std::uint64_t, ChatPiece>* next);
-
   std::string body_;
   std::string system_;
   std::string tools_source_;  // the canonical tools array tools_ was made from
   std::string tools_;
   std::vector<std::string> messages_;
-  ChatPiece scratch_;  // the piece of an item without a serial
-  std::map<std::uint64_t, ChatPiece> pieces_;
+  RenderCache<ChatPiece, RenderChatPiece> pieces_;
 };
 
 }  // namespace agentctx

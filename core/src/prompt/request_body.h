@@ -35,6 +35,8 @@ std::string BuildResponsesBody(const BodyParams& p);
 void AppendResponsesHead(std::string* out, const BodyParams& p);
 /// The `responses` body from the `]` closing `input` to the end.
 void AppendResponsesTail(std::string* out, const BodyParams& p);
+/// `,"service_tier":…` (when set) `,"prompt_cache_key":…`: shared by every body with those fields.
+void AppendServiceTierAndCacheKey(std::string* out, const BodyParams& p);
 /// The `responses/compact` body (SPEC §8.2).
 std::string BuildCompactBody(const BodyParams& p);
 

@@ -5,23 +5,12 @@
 #include <utility>
 
 #include "protocol/json_codec.h"
+#include "protocol/responses_events.h"
 
 namespace agentctx {
 namespace {
 
 JsonValue Str(std::string_view s) { return JsonValue::String(std::string(s)); }
-
-JsonValue Event(std::string_view type) {
-  JsonValue e = JsonValue::Object();
-  e.Set("type", Str(type));
-  return e;
-}
-
-JsonValue Delta(std::string_view type, std::string_view delta) {
-  JsonValue e = Event(type);
-  e.Set("delta", Str(delta));
-  return e;
-}
 
 }  // namespace
 
@@ -100,40 +89,24 @@ void AnthropicStreamAdapter::OnEvent(const JsonValue& event, std::vector<JsonVal
     if (delta_type == "text_delta") {
       std::string_view text = delta->GetString("text").value_or("");
       b.text += text;
-      if (!text.empty()) out->push_back(Delta("response.output_text.delta", text));
+      if (!text.empty()) out->push_back(ResponsesDeltaEvent("response.output_text.delta", text));
     } else if (delta_type == "input_json_delta") {
       b.text += delta->GetString("partial_json").value_or("");
     } else if (delta_type == "thinking_delta") {
       std::string_view thinking = delta->GetString("thinking").value_or("");
-      if (!thinking.empty()) out->push_back(Delta("response.reasoning_text.delta", thinking));
+      if (!thinking.empty())
+        out->push_back(ResponsesDeltaEvent("response.reasoning_text.delta", thinking));
     }
   } else if (type == "content_block_stop") {
     auto found = blocks_.find(event.GetInt("index").value_or(0));
     if (found == blocks_.end()) return;
     Block b = std::move(found->second);
     blocks_.erase(found);
-    JsonValue item = JsonValue::Object();
     if (b.type == "text" && !b.text.empty()) {
-      JsonValue part = JsonValue::Object();
-      part.Set("type", Str("output_text"));
-      part.Set("text", Str(b.text));
-      JsonValue content = JsonValue::Array();
-      content.Push(std::move(part));
-      item.Set("type", Str("message"));
-      item.Set("role", Str("assistant"));
-      item.Set("content", std::move(content));
+      out->push_back(OutputItemDoneEvent(output_index_++, AssistantMessageItem(b.text)));
     } else if (b.type == "tool_use") {
-      item.Set("type", Str("function_call"));
-      item.Set("name", Str(b.name));
-      item.Set("arguments", Str(b.text.empty() ? std::string("{}") : b.text));
-      item.Set("call_id", Str(b.id));
-    } else {
-      return;
+      out->push_back(OutputItemDoneEvent(output_index_++, FunctionCallItem(b.name, b.text, b.id)));
     }
-    JsonValue e = Event("response.output_item.done");
-    e.Set("output_index", JsonValue::Int(output_index_++));
-    e.Set("item", std::move(item));
-    out->push_back(std::move(e));
   } else if (type == "message_delta") {
     const JsonValue* delta = event.Find("delta");
     if (delta != nullptr && delta->is_object()) {
@@ -143,19 +116,13 @@ void AnthropicStreamAdapter::OnEvent(const JsonValue& event, std::vector<JsonVal
   } else if (type == "message_stop") {
     done_ = true;
     if (stop_reason_ == "max_tokens") {
-      JsonValue details = JsonValue::Object();
-      details.Set("reason", Str("max_output_tokens"));
-      JsonValue response = JsonValue::Object();
-      response.Set("incomplete_details", std::move(details));
-      JsonValue incomplete = Event("response.incomplete");
-      incomplete.Set("response", std::move(response));
-      out->push_back(std::move(incomplete));
+      out->push_back(ResponseIncompleteEvent("max_output_tokens"));
       return;
     }
-    JsonValue response = JsonValue::Object();
+    JsonValue usage;
     if (has_usage_) {
       std::int64_t input = input_tokens_ + cache_creation_tokens_ + cache_read_tokens_;
-      JsonValue usage = JsonValue::Object();
+      usage = JsonValue::Object();
       usage.Set("input_tokens", JsonValue::Int(input));
       JsonValue details = JsonValue::Object();
       details.Set("cached_tokens", JsonValue::Int(cache_read_tokens_));
@@ -163,25 +130,14 @@ void AnthropicStreamAdapter::OnEvent(const JsonValue& event, std::vector<JsonVal
       usage.Set("input_tokens_details", std::move(details));
       usage.Set("output_tokens", JsonValue::Int(output_tokens_));
       usage.Set("total_tokens", JsonValue::Int(input + output_tokens_));
-      response.Set("usage", std::move(usage));
     }
-    JsonValue completed = Event("response.completed");
-    completed.Set("response", std::move(response));
-    out->push_back(std::move(completed));
+    out->push_back(ResponseCompletedEvent(std::move(usage)));
   } else if (type == "error") {
     done_ = true;
     const JsonValue* error = event.Find("error");
-    JsonValue mapped = JsonValue::Object();
-    if (error != nullptr && error->is_object()) {
-      mapped.Set("code", JsonValue::String(AnthropicErrorCode(*error)));
-      mapped.Set("message", Str(error->GetString("message").value_or("")));
-    }
-    JsonValue response = JsonValue::Object();
-    response.Set("error", std::move(mapped));
-    JsonValue failed = Event("response.failed");
-    failed.Set("response", std::move(response));
-    out->push_back(std::move(failed));
+    const bool has = error != nullptr && error->is_object();
+    out->push_back(ResponseFailedEvent(has ? AnthropicErrorCode(*error) : std::string(),
+                                       has ? error->GetString("message").value_or("") : ""));
   }
 }
-
 }  // namespace agentctx

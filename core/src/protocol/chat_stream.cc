@@ -4,22 +4,10 @@
 
 #include <utility>
 
+#include "protocol/responses_events.h"
+
 namespace agentctx {
 namespace {
-
-JsonValue Str(std::string_view s) { return JsonValue::String(std::string(s)); }
-
-JsonValue Event(std::string_view type) {
-  JsonValue e = JsonValue::Object();
-  e.Set("type", Str(type));
-  return e;
-}
-
-JsonValue Delta(std::string_view type, std::string_view delta) {
-  JsonValue e = Event(type);
-  e.Set("delta", Str(delta));
-  return e;
-}
 
 std::int64_t Count(const JsonValue* holder, std::string_view key) {
   if (holder == nullptr || !holder->is_object()) return 0;
@@ -54,15 +42,9 @@ JsonValue MapUsage(const JsonValue& usage) {
 void ChatStreamAdapter::OnChunk(const JsonValue& chunk, std::vector<JsonValue>* out) {
   if (done_ || !chunk.is_object()) return;
   if (const JsonValue* error = chunk.Find("error"); error != nullptr && error->is_object()) {
-    JsonValue mapped = JsonValue::Object();
     auto code = error->GetString("code");
-    mapped.Set("code", Str(code ? *code : error->GetString("type").value_or("")));
-    mapped.Set("message", Str(error->GetString("message").value_or("")));
-    JsonValue response = JsonValue::Object();
-    response.Set("error", std::move(mapped));
-    JsonValue failed = Event("response.failed");
-    failed.Set("response", std::move(response));
-    out->push_back(std::move(failed));
+    out->push_back(ResponseFailedEvent(code ? *code : error->GetString("type").value_or(""),
+                                       error->GetString("message").value_or("")));
     done_ = true;
     return;
   }
@@ -74,12 +56,12 @@ void ChatStreamAdapter::OnChunk(const JsonValue& chunk, std::vector<JsonValue>* 
       if (auto content = delta->GetString("content"); content && !content->empty()) {
         text_ += *content;
         has_text_ = true;
-        out->push_back(Delta("response.output_text.delta", *content));
+        out->push_back(ResponsesDeltaEvent("response.output_text.delta", *content));
       }
       auto reasoning = delta->GetString("reasoning_content");
       if (!reasoning) reasoning = delta->GetString("reasoning");
       if (reasoning && !reasoning->empty()) {
-        out->push_back(Delta("response.reasoning_text.delta", *reasoning));
+        out->push_back(ResponsesDeltaEvent("response.reasoning_text.delta", *reasoning));
       }
       const JsonValue* tool_calls = delta->Find("tool_calls");
       if (tool_calls != nullptr && tool_calls->is_array()) {
@@ -113,48 +95,18 @@ void ChatStreamAdapter::OnEnd(std::vector<JsonValue>* out) {
 void ChatStreamAdapter::Complete(const JsonValue* usage, std::vector<JsonValue>* out) {
   done_ = true;
   if (*finish_reason_ == "length" || *finish_reason_ == "content_filter") {
-    JsonValue details = JsonValue::Object();
-    details.Set("reason",
-                Str(*finish_reason_ == "length" ? "max_output_tokens" : "content_filter"));
-    JsonValue response = JsonValue::Object();
-    response.Set("incomplete_details", std::move(details));
-    JsonValue incomplete = Event("response.incomplete");
-    incomplete.Set("response", std::move(response));
-    out->push_back(std::move(incomplete));
+    out->push_back(ResponseIncompleteEvent(*finish_reason_ == "length" ? "max_output_tokens"
+                                                                       : "content_filter"));
     return;
   }
   std::int64_t output_index = 0;
-  auto done_item = [&](JsonValue item) {
-    JsonValue e = Event("response.output_item.done");
-    e.Set("output_index", JsonValue::Int(output_index++));
-    e.Set("item", std::move(item));
-    out->push_back(std::move(e));
-  };
-  if (has_text_) {
-    JsonValue part = JsonValue::Object();
-    part.Set("type", Str("output_text"));
-    part.Set("text", Str(text_));
-    JsonValue content = JsonValue::Array();
-    content.Push(std::move(part));
-    JsonValue message = JsonValue::Object();
-    message.Set("type", Str("message"));
-    message.Set("role", Str("assistant"));
-    message.Set("content", std::move(content));
-    done_item(std::move(message));
-  }
+  if (has_text_) out->push_back(OutputItemDoneEvent(output_index++, AssistantMessageItem(text_)));
   for (auto& [index, call] : calls_) {
-    JsonValue item = JsonValue::Object();
-    item.Set("type", Str("function_call"));
-    item.Set("name", Str(call.name));
-    item.Set("arguments", Str(call.arguments.empty() ? std::string("{}") : call.arguments));
-    item.Set("call_id", Str(call.id.empty() ? "call_" + std::to_string(index) : call.id));
-    done_item(std::move(item));
+    std::string call_id = call.id.empty() ? "call_" + std::to_string(index) : call.id;
+    out->push_back(
+        OutputItemDoneEvent(output_index++, FunctionCallItem(call.name, call.arguments, call_id)));
   }
-  JsonValue response = JsonValue::Object();
-  if (usage != nullptr) response.Set("usage", MapUsage(*usage));
-  JsonValue completed = Event("response.completed");
-  completed.Set("response", std::move(response));
-  out->push_back(std::move(completed));
+  out->push_back(ResponseCompletedEvent(usage != nullptr ? MapUsage(*usage) : JsonValue()));
 }
 
 }  // namespace agentctx

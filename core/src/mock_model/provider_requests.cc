@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "protocol/json_fields.h"
+
 namespace agentctx {
 namespace {
 
@@ -11,32 +13,32 @@ JsonValue Str(std::string_view s) { return JsonValue::String(std::string(s)); }
 
 JsonValue Part(std::string_view type, std::string_view text) {
   JsonValue part = JsonValue::Object();
-  part.Set("type", Str(type));
-  part.Set("text", Str(text));
+  SetString(&part, "type", type);
+  SetString(&part, "text", text);
   return part;
 }
 
 JsonValue Message(std::string_view role, JsonValue content) {
   JsonValue m = JsonValue::Object();
-  m.Set("type", Str("message"));
-  m.Set("role", Str(role));
+  SetString(&m, "type", "message");
+  SetString(&m, "role", role);
   m.Set("content", std::move(content));
   return m;
 }
 
 JsonValue Call(std::string_view name, std::string arguments, std::string_view call_id) {
   JsonValue c = JsonValue::Object();
-  c.Set("type", Str("function_call"));
-  c.Set("name", Str(name));
+  SetString(&c, "type", "function_call");
+  SetString(&c, "name", name);
   c.Set("arguments", JsonValue::String(std::move(arguments)));
-  c.Set("call_id", Str(call_id));
+  SetString(&c, "call_id", call_id);
   return c;
 }
 
 JsonValue Output(std::string_view call_id, std::string output) {
   JsonValue o = JsonValue::Object();
-  o.Set("type", Str("function_call_output"));
-  o.Set("call_id", Str(call_id));
+  SetString(&o, "type", "function_call_output");
+  SetString(&o, "call_id", call_id);
   o.Set("output", JsonValue::String(std::move(output)));
   return o;
 }
@@ -105,7 +107,7 @@ void AddBlocks(const JsonValue* content, std::vector<AnthropicBlock>* out) {
   if (content == nullptr) return;
   if (content->is_string()) {
     JsonValue text = JsonValue::Object();
-    text.Set("type", Str("text"));
+    SetString(&text, "type", "text");
     text.Set("text", *content);
     out->push_back(CacheBlock(text));
   } else if (content->is_array()) {
@@ -127,8 +129,8 @@ Result<ProviderRequest> ReadChatRequest(const JsonValue& body) {
       const JsonValue* function = tool.is_object() ? tool.Find("function") : nullptr;
       if (function == nullptr || !function->is_object()) continue;
       JsonValue entry = JsonValue::Object();
-      entry.Set("type", Str("function"));
-      entry.Set("name", Str(function->GetString("name").value_or("")));
+      SetString(&entry, "type", "function");
+      SetString(&entry, "name", function->GetString("name").value_or(""));
       tools.Push(std::move(entry));
     }
   }
@@ -147,8 +149,8 @@ Result<ProviderRequest> ReadChatRequest(const JsonValue& body) {
             parts.Push(Part("input_text", part.GetString("text").value_or("")));
           } else if (const JsonValue* image = part.Find("image_url"); image && image->is_object()) {
             JsonValue img = JsonValue::Object();
-            img.Set("type", Str("input_image"));
-            img.Set("image_url", Str(image->GetString("url").value_or("")));
+            SetString(&img, "type", "input_image");
+            SetString(&img, "image_url", image->GetString("url").value_or(""));
             parts.Push(std::move(img));
           }
         }
@@ -188,8 +190,8 @@ Result<ProviderRequest> ReadAnthropicRequest(const JsonValue& body) {
     for (const JsonValue& tool : t->items()) {
       req.blocks.push_back(CacheBlock(tool));
       JsonValue entry = JsonValue::Object();
-      entry.Set("type", Str("function"));
-      entry.Set("name", Str(tool.is_object() ? tool.GetString("name").value_or("") : ""));
+      SetString(&entry, "type", "function");
+      SetString(&entry, "name", tool.is_object() ? tool.GetString("name").value_or("") : "");
       tools.Push(std::move(entry));
     }
   }

@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "protocol/json_fields.h"
+
 namespace agentctx {
 namespace {
 
@@ -46,43 +48,44 @@ Output Collect(const std::vector<JsonValue>& items) {
 
 JsonValue ChatUsage(const MockUsage& usage) {
   JsonValue u = JsonValue::Object();
-  u.Set("prompt_tokens", Int(usage.input_tokens));
-  u.Set("completion_tokens", Int(usage.output_tokens));
-  u.Set("total_tokens", Int(usage.total_tokens));
+  SetInt(&u, "prompt_tokens", static_cast<std::int64_t>(usage.input_tokens));
+  SetInt(&u, "completion_tokens", static_cast<std::int64_t>(usage.output_tokens));
+  SetInt(&u, "total_tokens", static_cast<std::int64_t>(usage.total_tokens));
   JsonValue prompt_details = JsonValue::Object();
-  prompt_details.Set("cached_tokens", Int(usage.cached_tokens));
+  SetInt(&prompt_details, "cached_tokens", static_cast<std::int64_t>(usage.cached_tokens));
   u.Set("prompt_tokens_details", std::move(prompt_details));
   JsonValue completion_details = JsonValue::Object();
-  completion_details.Set("reasoning_tokens", Int(usage.reasoning_tokens));
+  SetInt(&completion_details, "reasoning_tokens",
+         static_cast<std::int64_t>(usage.reasoning_tokens));
   u.Set("completion_tokens_details", std::move(completion_details));
   return u;
 }
 
 JsonValue ChatToolCall(const JsonValue& call, std::size_t index, bool with_index) {
   JsonValue function = JsonValue::Object();
-  function.Set("name", Str(call.GetString("name").value_or("")));
-  function.Set("arguments", Str(call.GetString("arguments").value_or("")));
+  SetString(&function, "name", call.GetString("name").value_or(""));
+  SetString(&function, "arguments", call.GetString("arguments").value_or(""));
   JsonValue entry = JsonValue::Object();
-  if (with_index) entry.Set("index", Int(index));
-  entry.Set("id", Str(call.GetString("call_id").value_or("")));
-  entry.Set("type", Str("function"));
+  if (with_index) SetInt(&entry, "index", static_cast<std::int64_t>(index));
+  SetString(&entry, "id", call.GetString("call_id").value_or(""));
+  SetString(&entry, "type", "function");
   entry.Set("function", std::move(function));
   return entry;
 }
 
 JsonValue ChatChunk(const MockResponseMeta& meta, JsonValue delta, JsonValue finish) {
   JsonValue choice = JsonValue::Object();
-  choice.Set("index", Int(0));
+  SetInt(&choice, "index", static_cast<std::int64_t>(0));
   choice.Set("delta", std::move(delta));
   choice.Set("logprobs", JsonValue());
   choice.Set("finish_reason", std::move(finish));
   JsonValue choices = JsonValue::Array();
   choices.Push(std::move(choice));
   JsonValue chunk = JsonValue::Object();
-  chunk.Set("id", Str("chatcmpl-" + ShortHash(meta)));
-  chunk.Set("object", Str("chat.completion.chunk"));
-  chunk.Set("created", JsonValue::Int(meta.created_at));
-  chunk.Set("model", Str(meta.model));
+  SetString(&chunk, "id", "chatcmpl-" + ShortHash(meta));
+  SetString(&chunk, "object", "chat.completion.chunk");
+  SetInt(&chunk, "created", meta.created_at);
+  SetString(&chunk, "model", meta.model);
   chunk.Set("choices", std::move(choices));
   return chunk;
 }
@@ -101,25 +104,26 @@ std::string_view AnthropicErrorType(std::string_view code) {
 
 JsonValue AnthropicUsage(const AnthropicCacheUsage& cache, std::uint64_t output_tokens) {
   JsonValue u = JsonValue::Object();
-  u.Set("input_tokens", Int(cache.input_tokens));
-  u.Set("cache_creation_input_tokens", Int(cache.cache_creation_input_tokens));
-  u.Set("cache_read_input_tokens", Int(cache.cache_read_input_tokens));
-  u.Set("output_tokens", Int(output_tokens));
+  SetInt(&u, "input_tokens", static_cast<std::int64_t>(cache.input_tokens));
+  SetInt(&u, "cache_creation_input_tokens",
+         static_cast<std::int64_t>(cache.cache_creation_input_tokens));
+  SetInt(&u, "cache_read_input_tokens", static_cast<std::int64_t>(cache.cache_read_input_tokens));
+  SetInt(&u, "output_tokens", static_cast<std::int64_t>(output_tokens));
   return u;
 }
 
 JsonValue TextBlock(std::string_view text) {
   JsonValue b = JsonValue::Object();
-  b.Set("type", Str("text"));
-  b.Set("text", Str(text));
+  SetString(&b, "type", "text");
+  SetString(&b, "text", text);
   return b;
 }
 
 JsonValue ToolUseBlock(const JsonValue& call, JsonValue input) {
   JsonValue b = JsonValue::Object();
-  b.Set("type", Str("tool_use"));
-  b.Set("id", Str(call.GetString("call_id").value_or("")));
-  b.Set("name", Str(call.GetString("name").value_or("")));
+  SetString(&b, "type", "tool_use");
+  SetString(&b, "id", call.GetString("call_id").value_or(""));
+  SetString(&b, "name", call.GetString("name").value_or(""));
   b.Set("input", std::move(input));
   return b;
 }
@@ -127,10 +131,10 @@ JsonValue ToolUseBlock(const JsonValue& call, JsonValue input) {
 JsonValue AnthropicMessageObject(const MockResponseMeta& meta, JsonValue content,
                                  JsonValue stop_reason, JsonValue usage) {
   JsonValue m = JsonValue::Object();
-  m.Set("id", Str("msg_" + ShortHash(meta)));
-  m.Set("type", Str("message"));
-  m.Set("role", Str("assistant"));
-  m.Set("model", Str(meta.model));
+  SetString(&m, "id", "msg_" + ShortHash(meta));
+  SetString(&m, "type", "message");
+  SetString(&m, "role", "assistant");
+  SetString(&m, "model", meta.model);
   m.Set("content", std::move(content));
   m.Set("stop_reason", std::move(stop_reason));
   m.Set("stop_sequence", JsonValue());
@@ -146,7 +150,7 @@ std::string WriteChatSuccess(const MockResponseMeta& meta, const std::vector<Jso
   std::string_view finish = o.calls.empty() ? "stop" : "tool_calls";
   if (!streaming) {
     JsonValue message = JsonValue::Object();
-    message.Set("role", Str("assistant"));
+    SetString(&message, "role", "assistant");
     message.Set("content", o.has_text ? Str(o.text) : JsonValue());
     if (!o.calls.empty()) {
       JsonValue calls = JsonValue::Array();
@@ -156,30 +160,30 @@ std::string WriteChatSuccess(const MockResponseMeta& meta, const std::vector<Jso
       message.Set("tool_calls", std::move(calls));
     }
     JsonValue choice = JsonValue::Object();
-    choice.Set("index", Int(0));
+    SetInt(&choice, "index", static_cast<std::int64_t>(0));
     choice.Set("message", std::move(message));
     choice.Set("logprobs", JsonValue());
-    choice.Set("finish_reason", Str(finish));
+    SetString(&choice, "finish_reason", finish);
     JsonValue choices = JsonValue::Array();
     choices.Push(std::move(choice));
     JsonValue out = JsonValue::Object();
-    out.Set("id", Str("chatcmpl-" + ShortHash(meta)));
-    out.Set("object", Str("chat.completion"));
-    out.Set("created", JsonValue::Int(meta.created_at));
-    out.Set("model", Str(meta.model));
+    SetString(&out, "id", "chatcmpl-" + ShortHash(meta));
+    SetString(&out, "object", "chat.completion");
+    SetInt(&out, "created", meta.created_at);
+    SetString(&out, "model", meta.model);
     out.Set("choices", std::move(choices));
     out.Set("usage", ChatUsage(usage));
     return ToJson(out);
   }
   std::string out;
   JsonValue role = JsonValue::Object();
-  role.Set("role", Str("assistant"));
-  role.Set("content", Str(""));
+  SetString(&role, "role", "assistant");
+  SetString(&role, "content", "");
   AppendData(&out, ChatChunk(meta, std::move(role), JsonValue()));
   if (o.has_text) {
     for (std::string_view piece : SplitDeltas(o.text)) {
       JsonValue delta = JsonValue::Object();
-      delta.Set("content", Str(piece));
+      SetString(&delta, "content", piece);
       AppendData(&out, ChatChunk(meta, std::move(delta), JsonValue()));
     }
   }
@@ -203,8 +207,8 @@ std::string WriteChatFailure(const MockResponseMeta& meta, std::string_view code
                              std::string_view message, bool streaming) {
   (void)meta;
   JsonValue error = JsonValue::Object();
-  error.Set("code", Str(code));
-  error.Set("message", Str(message));
+  SetString(&error, "code", code);
+  SetString(&error, "message", message);
   JsonValue out = JsonValue::Object();
   out.Set("error", std::move(error));
   if (!streaming) return ToJson(out);
@@ -254,18 +258,18 @@ std::string WriteAnthropicSuccess(const MockResponseMeta& meta, const std::vecto
   }
   std::string out;
   JsonValue start = JsonValue::Object();
-  start.Set("type", Str("message_start"));
+  SetString(&start, "type", "message_start");
   start.Set("message", AnthropicMessageObject(meta, JsonValue::Array(), JsonValue(),
                                               AnthropicUsage(cache, 1)));
   AppendSseEvent(&out, "message_start", start);
   JsonValue ping = JsonValue::Object();
-  ping.Set("type", Str("ping"));
+  SetString(&ping, "type", "ping");
   AppendSseEvent(&out, "ping", ping);
   std::int64_t index = 0;
   auto block_event = [&](std::string_view type, JsonValue field_value, std::string_view field) {
     JsonValue e = JsonValue::Object();
-    e.Set("type", Str(type));
-    e.Set("index", JsonValue::Int(index));
+    SetString(&e, "type", type);
+    SetInt(&e, "index", index);
     if (!field.empty()) e.Set(field, std::move(field_value));
     AppendSseEvent(&out, type, e);
   };
@@ -273,8 +277,8 @@ std::string WriteAnthropicSuccess(const MockResponseMeta& meta, const std::vecto
     block_event("content_block_start", TextBlock(""), "content_block");
     for (std::string_view piece : SplitDeltas(o.text)) {
       JsonValue delta = JsonValue::Object();
-      delta.Set("type", Str("text_delta"));
-      delta.Set("text", Str(piece));
+      SetString(&delta, "type", "text_delta");
+      SetString(&delta, "text", piece);
       block_event("content_block_delta", std::move(delta), "delta");
     }
     block_event("content_block_stop", JsonValue(), "");
@@ -283,8 +287,8 @@ std::string WriteAnthropicSuccess(const MockResponseMeta& meta, const std::vecto
   for (const JsonValue* call : o.calls) {
     block_event("content_block_start", ToolUseBlock(*call, JsonValue::Object()), "content_block");
     JsonValue delta = JsonValue::Object();
-    delta.Set("type", Str("input_json_delta"));
-    delta.Set("partial_json", Str(input_json(*call)));
+    SetString(&delta, "type", "input_json_delta");
+    SetString(&delta, "partial_json", input_json(*call));
     block_event("content_block_delta", std::move(delta), "delta");
     block_event("content_block_stop", JsonValue(), "");
     ++index;
@@ -293,24 +297,24 @@ std::string WriteAnthropicSuccess(const MockResponseMeta& meta, const std::vecto
   delta.Set("stop_reason", std::move(stop_reason));
   delta.Set("stop_sequence", JsonValue());
   JsonValue usage = JsonValue::Object();
-  usage.Set("output_tokens", Int(output_tokens));
+  SetInt(&usage, "output_tokens", static_cast<std::int64_t>(output_tokens));
   JsonValue message_delta = JsonValue::Object();
-  message_delta.Set("type", Str("message_delta"));
+  SetString(&message_delta, "type", "message_delta");
   message_delta.Set("delta", std::move(delta));
   message_delta.Set("usage", std::move(usage));
   AppendSseEvent(&out, "message_delta", message_delta);
   JsonValue stop = JsonValue::Object();
-  stop.Set("type", Str("message_stop"));
+  SetString(&stop, "type", "message_stop");
   AppendSseEvent(&out, "message_stop", stop);
   return out;
 }
 
 std::string WriteAnthropicFailure(std::string_view code, std::string_view message, bool streaming) {
   JsonValue error = JsonValue::Object();
-  error.Set("type", Str(AnthropicErrorType(code)));
-  error.Set("message", Str(message));
+  SetString(&error, "type", AnthropicErrorType(code));
+  SetString(&error, "message", message);
   JsonValue out = JsonValue::Object();
-  out.Set("type", Str("error"));
+  SetString(&out, "type", "error");
   out.Set("error", std::move(error));
   if (!streaming) return ToJson(out);
   std::string sse;

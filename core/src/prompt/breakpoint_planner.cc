@@ -2,6 +2,7 @@
 // Anthropic breakpoint planner; see breakpoint_planner.h.
 #include "prompt/breakpoint_planner.h"
 
+#include "protocol/json_fields.h"
 #include "protocol/prompt_bytes.h"
 
 namespace agentctx {
@@ -87,13 +88,13 @@ JsonValue BreakpointPlanToJson(const BreakpointPlan& plan) {
   JsonValue out = JsonValue::Array();
   for (const auto& c : plan.candidates) {
     JsonValue entry = JsonValue::Object();
-    entry.Set("at", JsonValue::String(std::string(BreakpointAtName(c.at))));
+    SetString(&entry, "at", BreakpointAtName(c.at));
     entry.Set("placed", JsonValue::Bool(c.placed));
-    entry.Set("reason", JsonValue::String(std::string(c.reason)));
-    if (c.placed) entry.Set("ttl", JsonValue::String(std::string(CacheTtlName(c.ttl))));
-    entry.Set("prefix_tokens", JsonValue::Int(static_cast<std::int64_t>(c.prefix_tokens)));
+    SetString(&entry, "reason", c.reason);
+    if (c.placed) SetString(&entry, "ttl", CacheTtlName(c.ttl));
+    SetInt(&entry, "prefix_tokens", static_cast<std::int64_t>(c.prefix_tokens));
     if (c.at == BreakpointAt::kContext || c.at == BreakpointAt::kNewest) {
-      entry.Set("message_index", JsonValue::Int(static_cast<std::int64_t>(c.message_index)));
+      SetInt(&entry, "message_index", static_cast<std::int64_t>(c.message_index));
     }
     out.Push(std::move(entry));
   }

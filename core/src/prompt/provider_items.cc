@@ -6,6 +6,7 @@
 
 #include "protocol/for_prompt.h"
 #include "protocol/json_codec.h"
+#include "protocol/json_fields.h"
 
 namespace agentctx {
 namespace {
@@ -14,8 +15,8 @@ JsonValue Str(std::string_view s) { return JsonValue::String(std::string(s)); }
 
 JsonValue TextBlock(std::string_view text) {
   JsonValue block = JsonValue::Object();
-  block.Set("type", Str("text"));
-  block.Set("text", Str(text));
+  SetString(&block, "type", "text");
+  SetString(&block, "text", text);
   return block;
 }
 
@@ -39,10 +40,10 @@ bool SplitDataUrl(std::string_view url, std::string_view* media_type, std::strin
 JsonValue ChatPart(const JsonValue& part) {
   if (part.GetString("type") == "input_image") {
     JsonValue image = JsonValue::Object();
-    image.Set("url", Str(part.GetString("image_url").value_or("")));
-    if (auto detail = part.GetString("detail")) image.Set("detail", Str(*detail));
+    SetString(&image, "url", part.GetString("image_url").value_or(""));
+    if (auto detail = part.GetString("detail")) SetString(&image, "detail", *detail);
     JsonValue out = JsonValue::Object();
-    out.Set("type", Str("image_url"));
+    SetString(&out, "type", "image_url");
     out.Set("image_url", std::move(image));
     return out;
   }
@@ -57,15 +58,15 @@ JsonValue AnthropicBlock(const JsonValue& part) {
   std::string_view media_type;
   std::string_view data;
   if (SplitDataUrl(url, &media_type, &data)) {
-    source.Set("type", Str("base64"));
-    source.Set("media_type", Str(media_type));
-    source.Set("data", Str(data));
+    SetString(&source, "type", "base64");
+    SetString(&source, "media_type", media_type);
+    SetString(&source, "data", data);
   } else {
-    source.Set("type", Str("url"));
-    source.Set("url", Str(url));
+    SetString(&source, "type", "url");
+    SetString(&source, "url", url);
   }
   JsonValue block = JsonValue::Object();
-  block.Set("type", Str("image"));
+  SetString(&block, "type", "image");
   block.Set("source", std::move(source));
   return block;
 }
@@ -90,7 +91,7 @@ JsonValue TextOnlyParts(const JsonValue& parts) {
 std::string CallArguments(const JsonValue& item) {
   if (item.GetString("type") == "custom_tool_call") {
     JsonValue wrapped = JsonValue::Object();
-    wrapped.Set("input", Str(item.GetString("input").value_or("")));
+    SetString(&wrapped, "input", item.GetString("input").value_or(""));
     return ToJson(wrapped);
   }
   return std::string(item.GetString("arguments").value_or(""));
@@ -110,9 +111,9 @@ ChatPiece ChatMessage(const JsonValue& item) {
   }
   if (role != "user" && role != "developer") return {};
   JsonValue message = JsonValue::Object();
-  message.Set("role", Str(role));
+  SetString(&message, "role", role);
   if (content->items().size() == 1 && content->items()[0].GetString("type") == "input_text") {
-    message.Set("content", Str(content->items()[0].GetString("text").value_or("")));
+    SetString(&message, "content", content->items()[0].GetString("text").value_or(""));
   } else {
     JsonValue parts = JsonValue::Array();
     for (const JsonValue& part : content->items()) parts.Push(ChatPart(part));
@@ -128,23 +129,23 @@ ChatPiece RenderChatPiece(const JsonValue& item) {
   if (type == "message") return ChatMessage(item);
   if (type == "function_call" || type == "custom_tool_call") {
     JsonValue function = JsonValue::Object();
-    function.Set("name", Str(item.GetString("name").value_or("")));
-    function.Set("arguments", JsonValue::String(CallArguments(item)));
+    SetString(&function, "name", item.GetString("name").value_or(""));
+    SetString(&function, "arguments", CallArguments(item));
     JsonValue call = JsonValue::Object();
-    call.Set("id", Str(ItemCallId(item)));
-    call.Set("type", Str("function"));
+    SetString(&call, "id", ItemCallId(item));
+    SetString(&call, "type", "function");
     call.Set("function", std::move(function));
     return {ChatPiece::Kind::kToolCall, ToJson(call)};
   }
   if (type == "function_call_output" || type == "custom_tool_call_output") {
     JsonValue message = JsonValue::Object();
-    message.Set("role", Str("tool"));
-    message.Set("tool_call_id", Str(ItemCallId(item)));
+    SetString(&message, "role", "tool");
+    SetString(&message, "tool_call_id", ItemCallId(item));
     const JsonValue* output = item.Find("output");
     if (output != nullptr && output->is_array()) {
       message.Set("content", TextOnlyParts(*output));
     } else {
-      message.Set("content", Str(item.GetString("output").value_or("")));
+      SetString(&message, "content", item.GetString("output").value_or(""));
     }
     return {ChatPiece::Kind::kMessage, ToJson(message)};
   }
@@ -177,9 +178,9 @@ AnthropicMessage RenderAnthropicMessage(const JsonValue& item) {
   } else if (type == "function_call" || type == "custom_tool_call") {
     role = "assistant";
     JsonValue block = JsonValue::Object();
-    block.Set("type", Str("tool_use"));
-    block.Set("id", Str(ItemCallId(item)));
-    block.Set("name", Str(item.GetString("name").value_or("")));
+    SetString(&block, "type", "tool_use");
+    SetString(&block, "id", ItemCallId(item));
+    SetString(&block, "name", item.GetString("name").value_or(""));
     std::string arguments = CallArguments(item);
     auto parsed = ParseJson(arguments);
     if (parsed && parsed->is_object()) {
@@ -192,8 +193,8 @@ AnthropicMessage RenderAnthropicMessage(const JsonValue& item) {
     blocks.Push(std::move(block));
   } else if (type == "function_call_output" || type == "custom_tool_call_output") {
     JsonValue block = JsonValue::Object();
-    block.Set("type", Str("tool_result"));
-    block.Set("tool_use_id", Str(ItemCallId(item)));
+    SetString(&block, "type", "tool_result");
+    SetString(&block, "tool_use_id", ItemCallId(item));
     const JsonValue* output = item.Find("output");
     if (output != nullptr && output->is_array()) {
       JsonValue parts = JsonValue::Array();
@@ -203,7 +204,7 @@ AnthropicMessage RenderAnthropicMessage(const JsonValue& item) {
       }
       if (!parts.items().empty()) block.Set("content", std::move(parts));
     } else if (auto text = item.GetString("output"); text && !text->empty()) {
-      block.Set("content", Str(*text));
+      SetString(&block, "content", *text);
     }
     blocks.Push(std::move(block));
   } else {
@@ -211,7 +212,7 @@ AnthropicMessage RenderAnthropicMessage(const JsonValue& item) {
   }
   if (blocks.items().empty()) return {};
   JsonValue message = JsonValue::Object();
-  message.Set("role", Str(role));
+  SetString(&message, "role", role);
   message.Set("content", std::move(blocks));
   return {false, ToJson(message)};
 }
@@ -222,13 +223,13 @@ std::string ChatToolsJson(std::string_view canonical_tools) {
   JsonValue out = JsonValue::Array();
   for (const JsonValue& tool : parsed->items()) {
     JsonValue function = JsonValue::Object();
-    function.Set("name", Str(tool.GetString("name").value_or("")));
-    function.Set("description", Str(tool.GetString("description").value_or("")));
+    SetString(&function, "name", tool.GetString("name").value_or(""));
+    SetString(&function, "description", tool.GetString("description").value_or(""));
     const JsonValue* parameters = tool.Find("parameters");
     function.Set("parameters", parameters != nullptr ? *parameters : JsonValue::Object());
     if (tool.GetBool("strict").value_or(false)) function.Set("strict", JsonValue::Bool(true));
     JsonValue entry = JsonValue::Object();
-    entry.Set("type", Str("function"));
+    SetString(&entry, "type", "function");
     entry.Set("function", std::move(function));
     out.Push(std::move(entry));
   }
@@ -241,8 +242,8 @@ std::vector<std::string> AnthropicToolsJson(std::string_view canonical_tools) {
   if (!parsed || !parsed->is_array()) return out;
   for (const JsonValue& tool : parsed->items()) {
     JsonValue entry = JsonValue::Object();
-    entry.Set("name", Str(tool.GetString("name").value_or("")));
-    entry.Set("description", Str(tool.GetString("description").value_or("")));
+    SetString(&entry, "name", tool.GetString("name").value_or(""));
+    SetString(&entry, "description", tool.GetString("description").value_or(""));
     const JsonValue* parameters = tool.Find("parameters");
     entry.Set("input_schema", parameters != nullptr ? *parameters : JsonValue::Object());
     out.push_back(ToJson(entry));

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "protocol/json_codec.h"
+#include "protocol/json_fields.h"
 #include "protocol/responses_events.h"
 
 namespace agentctx {
@@ -39,8 +40,8 @@ ModelFailure MapAnthropicErrorDelivery(std::optional<std::int64_t> status, std::
     if (type != "authentication_error" && type != "permission_error") {
       JsonValue rewritten = JsonValue::Object();
       JsonValue inner = JsonValue::Object();
-      inner.Set("code", JsonValue::String(code));
-      inner.Set("message", Str(error->GetString("message").value_or("")));
+      SetString(&inner, "code", code);
+      SetString(&inner, "message", error->GetString("message").value_or(""));
       rewritten.Set("error", std::move(inner));
       ModelFailure f = MapModelErrorDelivery(status, ToJson(rewritten), message);
       if (status == 529 && f.code == ErrorCode::kHttpError) f.code = ErrorCode::kServerOverloaded;
@@ -123,13 +124,13 @@ void AnthropicStreamAdapter::OnEvent(const JsonValue& event, std::vector<JsonVal
     if (has_usage_) {
       std::int64_t input = input_tokens_ + cache_creation_tokens_ + cache_read_tokens_;
       usage = JsonValue::Object();
-      usage.Set("input_tokens", JsonValue::Int(input));
+      SetInt(&usage, "input_tokens", input);
       JsonValue details = JsonValue::Object();
-      details.Set("cached_tokens", JsonValue::Int(cache_read_tokens_));
-      details.Set("cache_creation_tokens", JsonValue::Int(cache_creation_tokens_));
+      SetInt(&details, "cached_tokens", cache_read_tokens_);
+      SetInt(&details, "cache_creation_tokens", cache_creation_tokens_);
       usage.Set("input_tokens_details", std::move(details));
-      usage.Set("output_tokens", JsonValue::Int(output_tokens_));
-      usage.Set("total_tokens", JsonValue::Int(input + output_tokens_));
+      SetInt(&usage, "output_tokens", output_tokens_);
+      SetInt(&usage, "total_tokens", input + output_tokens_);
     }
     out->push_back(ResponseCompletedEvent(std::move(usage)));
   } else if (type == "error") {

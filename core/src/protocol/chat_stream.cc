@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "protocol/json_fields.h"
 #include "protocol/responses_events.h"
 
 namespace agentctx {
@@ -20,12 +21,12 @@ JsonValue MapUsage(const JsonValue& usage) {
   JsonValue out = JsonValue::Object();
   std::int64_t input = Count(&usage, "prompt_tokens");
   std::int64_t output = Count(&usage, "completion_tokens");
-  out.Set("input_tokens", JsonValue::Int(input));
+  SetInt(&out, "input_tokens", input);
   JsonValue input_details = JsonValue::Object();
   input_details.Set("cached_tokens",
                     JsonValue::Int(Count(usage.Find("prompt_tokens_details"), "cached_tokens")));
   out.Set("input_tokens_details", std::move(input_details));
-  out.Set("output_tokens", JsonValue::Int(output));
+  SetInt(&out, "output_tokens", output);
   JsonValue output_details = JsonValue::Object();
   output_details.Set(
       "reasoning_tokens",

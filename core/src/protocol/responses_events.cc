@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "protocol/json_fields.h"
+
 namespace agentctx {
 namespace {
 
@@ -22,33 +24,33 @@ JsonValue WithResponse(std::string_view type, std::string_view key, JsonValue va
 
 JsonValue ResponsesEvent(std::string_view type) {
   JsonValue e = JsonValue::Object();
-  e.Set("type", Str(type));
+  SetString(&e, "type", type);
   return e;
 }
 
 JsonValue ResponsesDeltaEvent(std::string_view type, std::string_view delta) {
   JsonValue e = ResponsesEvent(type);
-  e.Set("delta", Str(delta));
+  SetString(&e, "delta", delta);
   return e;
 }
 
 JsonValue OutputItemDoneEvent(std::int64_t output_index, JsonValue item) {
   JsonValue e = ResponsesEvent("response.output_item.done");
-  e.Set("output_index", JsonValue::Int(output_index));
+  SetInt(&e, "output_index", output_index);
   e.Set("item", std::move(item));
   return e;
 }
 
 JsonValue ResponseFailedEvent(std::string_view code, std::string_view message) {
   JsonValue error = JsonValue::Object();
-  error.Set("code", Str(code));
-  error.Set("message", Str(message));
+  SetString(&error, "code", code);
+  SetString(&error, "message", message);
   return WithResponse("response.failed", "error", std::move(error));
 }
 
 JsonValue ResponseIncompleteEvent(std::string_view reason) {
   JsonValue details = JsonValue::Object();
-  details.Set("reason", Str(reason));
+  SetString(&details, "reason", reason);
   return WithResponse("response.incomplete", "incomplete_details", std::move(details));
 }
 
@@ -63,13 +65,13 @@ JsonValue ResponseCompletedEvent(JsonValue usage) {
 
 JsonValue AssistantMessageItem(std::string_view text) {
   JsonValue part = JsonValue::Object();
-  part.Set("type", Str("output_text"));
-  part.Set("text", Str(text));
+  SetString(&part, "type", "output_text");
+  SetString(&part, "text", text);
   JsonValue content = JsonValue::Array();
   content.Push(std::move(part));
   JsonValue message = JsonValue::Object();
-  message.Set("type", Str("message"));
-  message.Set("role", Str("assistant"));
+  SetString(&message, "type", "message");
+  SetString(&message, "role", "assistant");
   message.Set("content", std::move(content));
   return message;
 }
@@ -77,10 +79,10 @@ JsonValue AssistantMessageItem(std::string_view text) {
 JsonValue FunctionCallItem(std::string_view name, std::string_view arguments,
                            std::string_view call_id) {
   JsonValue item = JsonValue::Object();
-  item.Set("type", Str("function_call"));
-  item.Set("name", Str(name));
-  item.Set("arguments", Str(arguments.empty() ? std::string_view("{}") : arguments));
-  item.Set("call_id", Str(call_id));
+  SetString(&item, "type", "function_call");
+  SetString(&item, "name", name);
+  SetString(&item, "arguments", arguments.empty() ? std::string_view("{}") : arguments);
+  SetString(&item, "call_id", call_id);
   return item;
 }
 

@@ -146,6 +146,36 @@ export interface SessionConfig {
   max_steps_per_turn?: number;
   task_frontier?: TaskFrontierConfig;
   context_budget?: ContextBudgetConfig;
+  /** Which API the requests are rendered for (issue 15; default `responses`). */
+  provider?: Provider;
+  /** Responses layout of a pass's context fragments (issue 15; default `per_fragment`). */
+  layout?: 'per_fragment' | 'per_role';
+  /** Chat `max_completion_tokens`, Anthropic `max_tokens` (default: none; Anthropic 8192). */
+  max_output_tokens?: number | null;
+  anthropic?: AnthropicConfig;
+}
+
+/** `provider` (issue 15): endpoints `responses`, `chat/completions`, `messages`. */
+export type Provider = 'responses' | 'chat' | 'anthropic';
+
+/** `anthropic` (issue 15): the breakpoint planner's settings. */
+export interface AnthropicConfig {
+  /** TTL of the stable marks (tools, system, session context); the newest mark is always 5m. */
+  cache_ttl?: '5m' | '1h';
+  /** No mark on a prefix under this many tokens (default: 2048 for Haiku models, else 1024). */
+  min_cacheable_tokens?: number | null;
+}
+
+/** One candidate of the Anthropic breakpoint plan (issue 15). */
+export interface PlannedBreakpoint {
+  at: 'tools' | 'system' | 'session_context' | 'newest_item';
+  placed: boolean;
+  /** end_of_tools | end_of_system | end_of_session_context | newest_history_item when placed;
+   * else below_minimum | same_as_newest | no_tools | no_system | no_session_context | no_messages. */
+  reason: string;
+  ttl?: '5m' | '1h';
+  prefix_tokens: number;
+  message_index?: number;
 }
 
 /** An RFC 7386 merge patch: every field optional, `null` deletes, arrays replace whole. */
@@ -250,6 +280,8 @@ export interface CacheReport {
   predicted_cached_tokens: number;
   ideal_cached_tokens: number;
   break: CacheBreak | null;
+  /** Provider `anthropic` only: the request's breakpoint plan. */
+  breakpoints?: PlannedBreakpoint[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,6 +318,8 @@ export interface TokenUsageEvent {
   total_tokens: number;
   context_tokens: number;
   context_window: number | null;
+  /** Provider `anthropic` only: tokens written to the cache (priced 1.25x input). */
+  cache_creation_tokens?: number;
 }
 export interface CacheReportEvent extends CacheReport { type: 'cache_report' }
 export interface CompactionEvent {
@@ -322,8 +356,8 @@ export interface ModelRequestEffect {
   /** `req-<n>`; a retry keeps the id and increments `attempt`. */
   id: string;
   purpose: 'turn' | 'compact';
-  /** POST `{base}/responses` (SSE) or `{base}/responses/compact` (JSON). */
-  endpoint: 'responses' | 'responses/compact';
+  /** POST `{base}/<endpoint>`: SSE for every endpoint but `responses/compact` (JSON). */
+  endpoint: 'responses' | 'responses/compact' | 'chat/completions' | 'messages';
   attempt: number;
   /** The exact JSON bytes to send, unchanged (fetch sends a Uint8Array as is). */
   body: Uint8Array;

@@ -33,7 +33,7 @@ export interface EngineMethods {
    */
   'mock.respond': {
     /** `body`: the request body, bytes (sent beside the JSON) or text. */
-    input: { endpoint: 'responses' | 'responses/compact'; body: Uint8Array | string; now_ms?: number };
+    input: { endpoint: 'responses' | 'responses/compact' | 'chat/completions' | 'messages'; body: Uint8Array | string; now_ms?: number };
     output: { body: string };
   };
   /** Replay analysis of an agentctx or Codex rollout (SPEC §13.4), plus a text table. */
@@ -78,7 +78,7 @@ export interface SessionMethods {
   cache_summary: { input: Record<string, never> | undefined; output: CacheSummary };
   stats: { input: Record<string, never> | undefined; output: SessionStats };
   inspect: {
-    input: { format: 'agents' } | { format: 'world-state' } | { format: 'request' };
+    input: { format: 'agents' } | { format: 'world-state' } | { format: 'request' } | { format: 'breakpoints' };
     output: AgentsInspect | Record<string, unknown> | BodyBytes;
   };
 }

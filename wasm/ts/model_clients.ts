@@ -157,6 +157,8 @@ const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
 /** The Messages API version header every request carries. */
 export const ANTHROPIC_VERSION = '2023-06-01';
 
+const STREAMING_ENDPOINTS: ReadonlySet<string> = new Set(['responses', 'chat/completions', 'messages']);
+
 const bearer = (apiKey: string): Record<string, string> => ({ Authorization: `Bearer ${apiKey}` });
 
 /** OpenAI's Responses API (or any compatible server) as a ModelClient. */
@@ -199,8 +201,8 @@ function httpModelClient(flavor: HttpFlavor, options: OpenAIResponsesClientOptio
 
   return {
     async *send(request: ModelRequestEffect, { signal }: { signal?: AbortSignal } = {}): AsyncGenerator<ModelDelivery> {
-      // Every endpoint streams SSE except responses/compact (one JSON body).
-      const streaming = request.endpoint !== 'responses/compact';
+      // The turn endpoints stream SSE; responses/compact (and anything else) answers one JSON body.
+      const streaming = STREAMING_ENDPOINTS.has(request.endpoint);
       const url = `${base}/${request.endpoint}`;
       // One controller for the caller's abort and the progress timeout.
       const controller = new AbortController();

@@ -57,6 +57,14 @@ std::string TextOf(const JsonValue* content) {
   return out;
 }
 
+// The `responses` tool entry the rules read (they look only at names).
+JsonValue FunctionTool(std::string_view name) {
+  JsonValue entry = JsonValue::Object();
+  SetString(&entry, "type", "function");
+  SetString(&entry, "name", name);
+  return entry;
+}
+
 Result<const JsonValue*> Messages(const JsonValue& body) {
   if (!body.is_object()) return Fail(ErrorCode::kInvalidInput, "request body must be an object");
   const JsonValue* messages = body.Find("messages");
@@ -128,10 +136,7 @@ Result<ProviderRequest> ReadChatRequest(const JsonValue& body) {
     for (const JsonValue& tool : t->items()) {
       const JsonValue* function = tool.is_object() ? tool.Find("function") : nullptr;
       if (function == nullptr || !function->is_object()) continue;
-      JsonValue entry = JsonValue::Object();
-      SetString(&entry, "type", "function");
-      SetString(&entry, "name", function->GetString("name").value_or(""));
-      tools.Push(std::move(entry));
+      tools.Push(FunctionTool(function->GetString("name").value_or("")));
     }
   }
   for (const JsonValue& m : messages->items()) {
@@ -189,10 +194,7 @@ Result<ProviderRequest> ReadAnthropicRequest(const JsonValue& body) {
   if (const JsonValue* t = body.Find("tools"); t != nullptr && t->is_array()) {
     for (const JsonValue& tool : t->items()) {
       req.blocks.push_back(CacheBlock(tool));
-      JsonValue entry = JsonValue::Object();
-      SetString(&entry, "type", "function");
-      SetString(&entry, "name", tool.is_object() ? tool.GetString("name").value_or("") : "");
-      tools.Push(std::move(entry));
+      tools.Push(FunctionTool(tool.is_object() ? tool.GetString("name").value_or("") : ""));
     }
   }
   AddBlocks(body.Find("system"), &req.blocks);

@@ -73,21 +73,28 @@ JsonValue ChatToolCall(const JsonValue& call, std::size_t index, bool with_index
   return entry;
 }
 
-JsonValue ChatChunk(const MockResponseMeta& meta, JsonValue delta, JsonValue finish) {
+// {"id","object","created","model","choices":[{"index":0,<key>:value,"logprobs":null,
+// "finish_reason":finish}]}: a chunk (key delta) or a whole completion (key message).
+JsonValue ChatObject(const MockResponseMeta& meta, std::string_view object, std::string_view key,
+                     JsonValue value, JsonValue finish) {
   JsonValue choice = JsonValue::Object();
-  SetInt(&choice, "index", static_cast<std::int64_t>(0));
-  choice.Set("delta", std::move(delta));
+  SetInt(&choice, "index", 0);
+  choice.Set(key, std::move(value));
   choice.Set("logprobs", JsonValue());
   choice.Set("finish_reason", std::move(finish));
   JsonValue choices = JsonValue::Array();
   choices.Push(std::move(choice));
-  JsonValue chunk = JsonValue::Object();
-  SetString(&chunk, "id", "chatcmpl-" + ShortHash(meta));
-  SetString(&chunk, "object", "chat.completion.chunk");
-  SetInt(&chunk, "created", meta.created_at);
-  SetString(&chunk, "model", meta.model);
-  chunk.Set("choices", std::move(choices));
-  return chunk;
+  JsonValue out = JsonValue::Object();
+  SetString(&out, "id", "chatcmpl-" + ShortHash(meta));
+  SetString(&out, "object", object);
+  SetInt(&out, "created", meta.created_at);
+  SetString(&out, "model", meta.model);
+  out.Set("choices", std::move(choices));
+  return out;
+}
+
+JsonValue ChatChunk(const MockResponseMeta& meta, JsonValue delta, JsonValue finish) {
+  return ChatObject(meta, "chat.completion.chunk", "delta", std::move(delta), std::move(finish));
 }
 
 void AppendData(std::string* out, const JsonValue& data) {
@@ -159,19 +166,7 @@ std::string WriteChatSuccess(const MockResponseMeta& meta, const std::vector<Jso
       }
       message.Set("tool_calls", std::move(calls));
     }
-    JsonValue choice = JsonValue::Object();
-    SetInt(&choice, "index", static_cast<std::int64_t>(0));
-    choice.Set("message", std::move(message));
-    choice.Set("logprobs", JsonValue());
-    SetString(&choice, "finish_reason", finish);
-    JsonValue choices = JsonValue::Array();
-    choices.Push(std::move(choice));
-    JsonValue out = JsonValue::Object();
-    SetString(&out, "id", "chatcmpl-" + ShortHash(meta));
-    SetString(&out, "object", "chat.completion");
-    SetInt(&out, "created", meta.created_at);
-    SetString(&out, "model", meta.model);
-    out.Set("choices", std::move(choices));
+    JsonValue out = ChatObject(meta, "chat.completion", "message", std::move(message), Str(finish));
     out.Set("usage", ChatUsage(usage));
     return ToJson(out);
   }

@@ -167,6 +167,31 @@ TEST(ProviderSession, ConfigKeysAreValidatedAsAWhole) {
   EXPECT_NE(d.request_bodies().back().find("\"messages\":["), std::string::npos);
 }
 
+TEST(ProviderSession, LocalCompactionRunsOnEveryProvider) {
+  for (const char* provider : {"chat", "anthropic"}) {
+    SCOPED_TRACE(provider);
+    SessionDriver d;
+    AddFiles(&d);
+    ASSERT_NE(
+        d.Start(Config(std::string(R"(,"provider":")") + provider + "\"")).find("\"ok\":true"),
+        std::string::npos);
+    d.Submit("Please read src/a.txt and src/b.txt.", 1000);
+    auto compacted = d.Compact(2000);
+    bool completed = false;
+    for (const auto* e : Events(compacted, "compaction")) {
+      completed = completed || e->GetString("phase") == "completed";
+    }
+    EXPECT_TRUE(completed);
+    const std::string& compact_body = d.request_bodies().back();
+    EXPECT_NE(compact_body.find("You are performing a CONTEXT CHECKPOINT COMPACTION"),
+              std::string::npos);
+    EXPECT_NE(compact_body.find("\"messages\":["), std::string::npos);
+    d.Submit("Thanks.", 3000);
+    EXPECT_NE(d.request_bodies().back().find("MOCK SUMMARY"), std::string::npos);
+    EXPECT_NE(d.Call("history", "{}").find("Mock reply to: Thanks."), std::string::npos);
+  }
+}
+
 // A Session driven directly, so failures and retries can be scripted.
 class Direct {
  public:

@@ -20,6 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ROOT, waitForDist } from './js/dist.mjs';
 import { prefixReuse } from './js/prefix_reuse.mjs';
+import { providerShares } from './js/provider_share.mjs';
 import { moduleSizes } from './js/sizes.mjs';
 import { checkResults } from './js/checks.mjs';
 import { renderReport } from './js/report.mjs';
@@ -197,6 +198,8 @@ try {
   results.prefix = await prefixReuse(mode.scale);
   for (const v of ['agentctx', 'naive']) delete results.prefix[v].rows;
   log('P1/P2 done');
+  results.providers = await providerShares(mode.scale);
+  log('cached share per provider done');
   const env = { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072' }; // freed big blocks leave RSS
   results.memory = {};
   {

@@ -38,7 +38,15 @@ if(ACTX_WASM_COLD_OZ)
   list(APPEND _actx_cold "${PROJECT_SOURCE_DIR}/core/src/session/config.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/config_update.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/session_resume.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/session/session_compaction.cc")
+    "${PROJECT_SOURCE_DIR}/core/src/session/session_compaction.cc"
+    # Issue 15: the Chat / Anthropic renderings and stream adapters (off the Responses step path).
+    "${PROJECT_SOURCE_DIR}/core/src/prompt/provider_items.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/prompt/chat_body.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/prompt/anthropic_body.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/prompt/breakpoint_planner.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/protocol/chat_stream.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/protocol/anthropic_stream.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/protocol/responses_events.cc")
   set_source_files_properties(${_actx_cold} TARGET_DIRECTORY agentctx_core
     PROPERTIES COMPILE_OPTIONS "$<$<CONFIG:Release>:-Oz>")
 endif()

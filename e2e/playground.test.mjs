@@ -304,6 +304,46 @@ test('playground flows in Chromium', { timeout: 240000 }, async (t) => {
       foreign.splice(0, foreign.length, ...foreign.filter((u) => !u.startsWith('https://api.openai.com/')));
     });
 
+    await t.test('the provider selector: the mock answers Anthropic; a key sends it to the Messages API', async () => {
+      await page.selectOption('select[name="provider"]', 'anthropic');
+      assert.match(await page.textContent('#settings-note'), /"provider":"anthropic"/);
+      await send(page, 'Hello Claude.');
+      assert.match(await page.locator('#chat .msg.assistant .text').last().textContent(), /Mock reply to: Hello Claude\.$/);
+      let [request] = await lastRequests(page, 1);
+      const body = JSON.parse(request.body);
+      assert.equal(body.max_tokens, 8192);
+      assert.ok(Array.isArray(body.messages) && body.input === undefined);
+      const marks = request.body.split('"cache_control"').length - 1;
+      assert.ok(marks >= 1 && marks <= 4, `${marks} marks`);
+      assert.ok(request.report.breakpoints.some((b) => b.placed));
+
+      const key = 'sk-ant-test-playground-0123456789';
+      const seen = [];
+      const events = [
+        { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 10, cache_read_input_tokens: 2048, cache_creation_input_tokens: 0, output_tokens: 1 } } },
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello from Claude.' } },
+        { type: 'content_block_stop', index: 0 },
+        { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 5 } },
+        { type: 'message_stop' },
+      ].map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+      await page.route('https://api.anthropic.com/**', (route) => {
+        const h = route.request().headers();
+        seen.push({ url: route.request().url(), key: h['x-api-key'], version: h['anthropic-version'], auth: h.authorization });
+        return route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream', 'access-control-allow-origin': '*' }, body: events });
+      });
+      await page.fill('#api-key', key);
+      assert.match(await page.textContent('#model-source'), /Anthropic Messages API/);
+      await send(page, 'Say hello.');
+      assert.equal(await page.locator('#chat .msg.assistant .text').last().textContent(), 'Hello from Claude.');
+      assert.deepEqual(seen, [{ url: 'https://api.anthropic.com/v1/messages', key, version: '2023-06-01', auth: undefined }]);
+      assert.ok(!(await page.content()).includes(key));
+      await page.fill('#api-key', '');
+      await page.unroute('https://api.anthropic.com/**');
+      foreign.splice(0, foreign.length, ...foreign.filter((u) => !u.startsWith('https://api.anthropic.com/')));
+      await page.selectOption('select[name="provider"]', 'responses');
+    });
+
     assert.deepEqual(problems, []);
     assert.deepEqual(foreign, []);
   } finally {

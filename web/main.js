@@ -7,7 +7,8 @@
 // Panels subscribe to topics: files, config, request, usage, turn, rollout, reset, busy,
 // tool-output (a tool call's output was recorded: the model may have changed files).
 import {
-  AgentctxError, createEngine, createMemoryFileSystem, mockModelClient, openAIResponsesClient, runTurn,
+  AgentctxError, anthropicMessagesClient, chatCompletionsClient, createEngine, createMemoryFileSystem, mockModelClient,
+  openAIResponsesClient, runTurn,
 } from 'agentctx';
 
 import { DEMO_FILES, FS_NAME, defaultConfig, trackerTool } from './demo.js';
@@ -127,6 +128,13 @@ const app = {
   },
 
   modelClient() {
+    // The session's provider (issue 15) picks the API; the mock answers every provider.
+    const provider = this.config?.provider ?? 'responses';
+    if (this.apiKey !== '' && provider === 'anthropic') {
+      // Anthropic refuses browser requests without this opt-in header (the key stays in memory).
+      return anthropicMessagesClient({ apiKey: this.apiKey, headers: { 'anthropic-dangerous-direct-browser-access': 'true' } });
+    }
+    if (this.apiKey !== '' && provider === 'chat') return chatCompletionsClient({ apiKey: this.apiKey });
     if (this.apiKey !== '') return openAIResponsesClient({ apiKey: this.apiKey });
     return mockModelClient(this.engine, { now: this.now, eventDelayMs: 6 });
   },
@@ -211,6 +219,8 @@ const app = {
   },
 };
 
+const PROVIDER_NAMES = { responses: 'OpenAI Responses API', chat: 'Chat Completions API', anthropic: 'Anthropic Messages API' };
+
 async function main() {
   app.engine = await createEngine();
   $('engine-version').textContent = app.engine.version();
@@ -224,7 +234,7 @@ async function main() {
     const mock = app.config?.model.slug.startsWith('mock') ?? true;
     $('model-source').textContent = app.apiKey === ''
       ? 'mock model (offline)'
-      : `OpenAI Responses API (key in memory only)${mock ? ' — set Model to an OpenAI model name' : ''}`;
+      : `${PROVIDER_NAMES[app.config?.provider ?? 'responses']} (key in memory only)${mock ? ' — set Model to a real model name' : ''}`;
   });
   $('compact').addEventListener('click', () => app.compact());
   $('new-session').addEventListener('click', () => {

@@ -28,6 +28,7 @@ function deltaFor(name) {
     case 'context_window': return { model: { context_window: optionalInt(f.context_window.value) } };
     case 'auto_compact': return { model: { auto_compact_token_limit: optionalInt(f.auto_compact.value) } };
     case 'refresh': return { agents_md: { refresh: f.refresh.value } };
+    case 'provider': return { provider: f.provider.value };
     case 'builtin_tools': return { builtin_tools: f.builtin_tools.checked };
     case 'mcp': return { tools: f.mcp.checked ? TRACKER_TOOLS : [] };
     case 'tool_policy': return { tool_policy: f.tool_policy.value };
@@ -50,6 +51,7 @@ function fill() {
   f.context_window.value = c.model.context_window ?? '';
   f.auto_compact.value = c.model.auto_compact_token_limit ?? '';
   f.refresh.value = c.agents_md?.refresh ?? 'selection';
+  f.provider.value = c.provider ?? 'responses';
   f.builtin_tools.checked = c.builtin_tools !== false;
   f.mcp.checked = (c.tools ?? []).some((t) => t.server === 'tracker');
   f.tool_policy.value = c.tool_policy ?? 'apply';

@@ -40,6 +40,12 @@ export function checkResults(r) {
     }
     expect(pr.mismatches.length === 0, `the engine's cache_report disagrees with the body bytes: ${JSON.stringify(pr.mismatches.slice(0, 3))}`);
   }
+  const pv = r.providers;
+  expect(pv && Object.keys(pv.providers ?? {}).length === 3, 'the per-provider cached share did not run');
+  for (const [name, x] of Object.entries(pv?.providers ?? {})) {
+    expect(x.requests === pv.requests, `provider ${name}: ${x.requests} requests, the script has ${pv.requests}`);
+    expect(x.cached_share >= 0 && x.cached_share <= 1, `provider ${name}: cached share ${x.cached_share} is not in [0, 1]`);
+  }
   for (const v of ['native', 'embind', 'wasi']) {
     const rs = r.resume[v] ?? [];
     expect(rs.length === r.rounds && rs.every((x) => finitePositive(x.ms)), `resume ${v}: ${JSON.stringify(rs)}`);

@@ -133,6 +133,34 @@ function prefixSection(r) {
   return out;
 }
 
+export function providerSection(r) {
+  const p = r.providers;
+  if (!p) return [];
+  const names = { responses: 'Responses', chat: 'Chat Completions', anthropic: 'Anthropic Messages' };
+  const rules = {
+    responses: 'exact prefix, 1024 + 128·k tokens (SPEC §14.3)',
+    chat: 'the same exact-prefix rule over tools ‖ messages',
+    anthropic: 'cache_control breakpoints, 20-block lookback, 1024-token minimum',
+  };
+  const out = [
+    '## Cached share per provider (issue 15)',
+    '',
+    `The same ${p.requests}-request session rendered for each provider (the canned answers re-encoded as that provider's stream),`,
+    'every body answered by the mock model at the provider\'s endpoint with its cache rules. Relative input cost: uncached tokens at 1×,',
+    'cache reads at 0.1×, Anthropic cache writes at 1.25×, divided by the cost of sending every input token uncached.',
+    'Deterministic (no timing): `node bench/js/provider_share.mjs` alone gives the same table.',
+    '',
+    '| provider | cache rule | cached tokens | cached share | cache writes | breakpoints placed | cache breaks | relative input cost |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const [k, x] of Object.entries(p.providers)) {
+    out.push(`| ${names[k] ?? k} | ${rules[k] ?? ''} | ${int(x.cached_tokens)} of ${int(x.input_tokens)} | **${pct(x.cached_share, 2)}** | ` +
+      `${k === 'anthropic' ? int(x.cache_write_tokens) : '–'} | ${k === 'anthropic' ? int(x.breakpoints) : '–'} | ${x.breaks} | ${pct(x.relative_input_cost, 1)} |`);
+  }
+  out.push('');
+  return out;
+}
+
 function resumeSection(r) {
   const rb = r.resume.rollout;
   const out = [
@@ -282,6 +310,7 @@ export function renderReport(results) {
     ...targets.lines,
     ...toolLoopSection(results),
     ...prefixSection(results),
+    ...providerSection(results),
     ...resumeSection(results),
     ...memorySection(results),
     ...sizesSection(results),

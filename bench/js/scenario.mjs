@@ -81,8 +81,13 @@ export function eventRequests(s = SCENARIO) {
 
 const encoder = new TextEncoder();
 
-/** agentctx through the package (Embind): every request's body, purpose and cache_report. */
-export async function runAgentctx(onRequest, s = SCENARIO) {
+/**
+ * agentctx through the package (Embind): every request's body, purpose and cache_report.
+ * `options.config` is merged into the script's config (e.g. `{provider: 'chat'}`, issue 15) and
+ * `options.adaptSse` turns each canned Responses answer into that provider's stream.
+ */
+export async function runAgentctx(onRequest, s = SCENARIO, options = {}) {
+  const adapt = options.adaptSse ?? ((sse) => sse);
   const { session, workspace, close } = await openEmbindSession(s.files);
   let now = 0;
   let n = 0;
@@ -99,11 +104,11 @@ export async function runAgentctx(onRequest, s = SCENARIO) {
     return req;
   };
   const deliver = (req, sse) => {
-    const a = session.call('deliver', { delivery: { type: 'model_events', request_id: req.id, sse: encoder.encode(sse) }, now_ms: now });
+    const a = session.call('deliver', { delivery: { type: 'model_events', request_id: req.id, sse: encoder.encode(adapt(sse)) }, now_ms: now });
     session.call('deliver', { delivery: { type: 'model_events', request_id: req.id, end: true }, now_ms: now });
     return a;
   };
-  session.call('session.start', { config: s.config, now_ms: now });
+  session.call('session.start', { config: { ...s.config, ...(options.config ?? {}) }, now_ms: now });
   for (const [t, turn] of s.turns.entries()) {
     now += 1000;
     apply(turn.before);

@@ -64,7 +64,7 @@ export function loadDescription(text, path) {
     if (!Array.isArray(e.values) || e.values.length === 0) fail(`enums.${e.name}`, 'needs values');
     const seen = new Set();
     for (const v of e.values) {
-      if (typeof v.wire !== 'string' || !/^[a-z][a-z0-9_-]*$/.test(v.wire)) fail(`enums.${e.name}`, `bad wire value ${v.wire}`);
+      if (typeof v.wire !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/.test(v.wire)) fail(`enums.${e.name}`, `bad wire value ${v.wire}`);
       if (seen.has(pascal(v.wire))) fail(`enums.${e.name}`, `two values map to k${pascal(v.wire)}`);
       seen.add(pascal(v.wire));
     }

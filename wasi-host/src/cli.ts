@@ -37,7 +37,7 @@ const loadCommands = async (): Promise<typeof import('./commands.js')> => import
 
 type OptionName =
   | 'workspace' | 'cwd' | 'home' | 'config' | 'writable' | 'trust' | 'sandbox' | 'approval'
-  | 'agents-refresh' | 'model' | 'base-url' | 'api-key-env' | 'json' | 'interactive' | 'script'
+  | 'agents-refresh' | 'model' | 'provider' | 'base-url' | 'api-key-env' | 'json' | 'interactive' | 'script'
   | 'dump-requests' | 'max-retries' | 'retry-base-ms' | 'request-timeout-ms' | 'format' | 'port'
   | 'clock' | 'requests' | 'cache-ttl-ms' | 'price-input' | 'price-cached' | 'price-output' | 'top';
 
@@ -62,8 +62,9 @@ const OPTIONS: OptionDoc[] = [
   { name: 'approval', type: 'string', arg: 'POLICY', help: `approval policy: ${CLI_ENUM_FLAGS.approval.join(', ')} (default: on-request)` },
   { name: 'agents-refresh', type: 'string', arg: 'MODE', help: `AGENTS.md refresh: ${CLI_ENUM_FLAGS['agents-refresh'].join(', ')} (default: selection)` },
   { name: 'model', type: 'string', arg: 'SLUG', help: 'model slug; `mock` (default) is the embedded mock model, no network' },
-  { name: 'base-url', type: 'string', arg: 'URL', help: 'Responses API base URL (default: https://api.openai.com/v1 for a non-mock model); any URL, even with --model mock, uses HTTP (e.g. agentctx serve-mock)' },
-  { name: 'api-key-env', type: 'string', arg: 'VAR', help: 'environment variable holding the API key (default: OPENAI_API_KEY; optional with --base-url)' },
+  { name: 'provider', type: 'string', arg: 'API', help: 'model API the requests are rendered for: responses (OpenAI Responses, default), chat (Chat Completions: OpenAI, vLLM, llama.cpp) or anthropic (Messages, with cache_control breakpoints); overrides the --config file\'s provider' },
+  { name: 'base-url', type: 'string', arg: 'URL', help: 'API base URL (default for a non-mock model: https://api.openai.com/v1, or https://api.anthropic.com/v1 with --provider anthropic); any URL, even with --model mock, uses HTTP (e.g. agentctx serve-mock)' },
+  { name: 'api-key-env', type: 'string', arg: 'VAR', help: 'environment variable holding the API key (default: OPENAI_API_KEY, or ANTHROPIC_API_KEY with --provider anthropic; optional with --base-url); the key is sent only in the request headers, never written to rollouts, logs or dumps' },
   { name: 'json', type: 'boolean', help: 'machine-readable output: one JSON object per line (effects, host records; replay: the report)' },
   { name: 'interactive', type: 'boolean', short: 'i', help: 'run: a REPL after the optional PROMPT (one turn per line; /compact, /exit)' },
   { name: 'script', type: 'string', arg: 'FILE.jsonl', help: 'run: a scripted session (see Scripts below)' },
@@ -71,7 +72,7 @@ const OPTIONS: OptionDoc[] = [
   { name: 'max-retries', type: 'string', arg: 'N', help: 'run, resume: retries of a retryable model error per request (default: 4)' },
   { name: 'retry-base-ms', type: 'string', arg: 'MS', help: 'run, resume: first backoff step, doubled per retry, plus jitter, never below the server\'s retry-after (default: 1000)' },
   { name: 'request-timeout-ms', type: 'string', arg: 'MS', help: 'run, resume: an attempt fails (and is retried) after MS without response data (default: 300000)' },
-  { name: 'format', type: 'string', arg: 'FMT', help: `inspect: ${CLI_ENUM_FLAGS.format.join(', ')} — request (the next request body, default), agents (AGENTS.md text, sources, warnings) or world-state (snapshot)` },
+  { name: 'format', type: 'string', arg: 'FMT', help: `inspect: ${CLI_ENUM_FLAGS.format.join(', ')} — request (the next request body, default), agents (AGENTS.md text, sources, warnings), world-state (snapshot) or breakpoints (the Anthropic cache_control plan of the next request, with reasons)` },
   { name: 'port', type: 'string', arg: 'N', help: 'serve-mock: port on 127.0.0.1 (default: 0, any free port; the URL is printed)' },
   { name: 'clock', type: 'string', arg: 'CLOCK', help: 'serve-mock: wall (default) or step:<ms> (0, ms, 2·ms, … per request)' },
   { name: 'requests', type: 'boolean', help: 'replay: also list every request in the table (default: the top misses only)' },
@@ -84,7 +85,7 @@ const OPTIONS: OptionDoc[] = [
 
 const SESSION_OPTIONS: OptionName[] = [
   'workspace', 'cwd', 'home', 'config', 'writable', 'trust', 'sandbox', 'approval', 'agents-refresh',
-  'model', 'base-url', 'api-key-env', 'json',
+  'model', 'provider', 'base-url', 'api-key-env', 'json',
 ];
 const TURN_OPTIONS: OptionName[] = ['interactive', 'dump-requests', 'max-retries', 'retry-base-ms', 'request-timeout-ms'];
 
@@ -113,7 +114,7 @@ const COMMANDS: Command[] = [
   },
   {
     name: 'inspect', maxArgs: 1, usage: 'inspect [OPTIONS] [PROMPT]', summary: 'print the next request body, the AGENTS.md text or the world state, without calling a model',
-    options: ['workspace', 'cwd', 'home', 'config', 'writable', 'trust', 'sandbox', 'approval', 'agents-refresh', 'model', 'json', 'format'],
+    options: ['workspace', 'cwd', 'home', 'config', 'writable', 'trust', 'sandbox', 'approval', 'agents-refresh', 'model', 'provider', 'json', 'format'],
     run: async (a, o) => (await loadCommands()).inspectCommand(a, o, loadGuest),
   },
   {
@@ -122,7 +123,7 @@ const COMMANDS: Command[] = [
     run: async (a, o) => (await loadCommands()).replayCommand(a, o, loadGuest),
   },
   {
-    name: 'serve-mock', maxArgs: 0, usage: 'serve-mock [--port N] [--clock=step:MS]', summary: 'serve the mock model as the Responses API on 127.0.0.1 until Ctrl-C (SSE with stream:true, else one JSON response)',
+    name: 'serve-mock', maxArgs: 0, usage: 'serve-mock [--port N] [--clock=step:MS]', summary: 'serve the mock model on 127.0.0.1 until Ctrl-C as the Responses API, Chat Completions (/v1/chat/completions) and Anthropic Messages (/v1/messages), each with its cache rules (SSE with stream:true, else one JSON answer)',
     options: ['port', 'clock'],
     run: async (a, o) => (await loadCommands()).serveMockCommand(a, o, loadGuest),
   },
@@ -371,7 +372,7 @@ async function main(argv: string[]): Promise<number> {
     workspace: directory('--workspace', str('workspace') ?? process.cwd()),
     home: resolve(str('home') ?? process.env['AGENTCTX_HOME'] ?? join(homedir(), '.agentctx')),
     writable: values['writable'] === true,
-    apiKeyEnv: str('api-key-env') ?? 'OPENAI_API_KEY',
+    apiKeyEnv: str('api-key-env') ?? (str('provider') === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'),
     json: values['json'] === true,
     interactive: values['interactive'] === true,
     maxRetries: integer('max-retries', str('max-retries'), 4, 0, 100),
@@ -387,6 +388,7 @@ async function main(argv: string[]): Promise<number> {
     ['approval', oneOf('approval', str('approval'))],
     ['agentsRefresh', oneOf('agents-refresh', str('agents-refresh'))],
     ['model', str('model')],
+    ['provider', oneOf('provider', str('provider'))],
     ['baseUrl', baseUrl(str('base-url'))],
     ['script', str('script')],
     ['dumpRequests', str('dump-requests') === undefined ? undefined : resolve(str('dump-requests') as string)],

@@ -18,7 +18,7 @@ import {
   GUEST_WORKSPACE, HostInputError, MOCK_SLUG, buildConfig, guestCwd, modelSlug, readConfigFile,
 } from './config.js';
 import type { ConfigFlags, JsonObject } from './config.js';
-import { mockModelClient, openAIResponsesClient } from 'agentctx';
+import { anthropicMessagesClient, chatCompletionsClient, mockModelClient, openAIResponsesClient } from 'agentctx';
 import type { ModelClient, ModelRequestEffect } from 'agentctx';
 import { EngineError, SessionDriver, VirtualClock, WallClock, engineCaller } from './driver.js';
 import type { Clock, Effect, EffectOutput, TurnOutcome } from './driver.js';
@@ -29,6 +29,7 @@ import { parseScript, removeWorkspacePath, resolveDeltaCwd, writeWorkspaceFile }
 import { parseMockClock, startMockServer } from './serve_mock.js';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
 
 /** Every option after validation (cli.ts). */
 export interface CliOptions {
@@ -42,6 +43,8 @@ export interface CliOptions {
   approval?: string;
   agentsRefresh?: string;
   model?: string;
+  /** --provider: responses | chat | anthropic (issue 15). */
+  provider?: string;
   baseUrl?: string;
   apiKeyEnv: string;
   json: boolean;
@@ -97,6 +100,7 @@ function configFlags(o: CliOptions, cwd: string, home: boolean, sessionId?: stri
   if (o.approval !== undefined) flags.approval = o.approval;
   if (o.trust !== undefined) flags.trust = o.trust;
   if (o.agentsRefresh !== undefined) flags.agentsRefresh = o.agentsRefresh;
+  if (o.provider !== undefined) flags.provider = o.provider;
   return flags;
 }
 
@@ -104,14 +108,19 @@ function modelFor(o: CliOptions, config: JsonObject, guest: WasiGuest, clock: Cl
   if (o.baseUrl === undefined && modelSlug(config) === MOCK_SLUG) {
     return mockModelClient(engineCaller(guest), { now: () => clock.now() });
   }
-  const baseUrl = o.baseUrl ?? DEFAULT_BASE_URL;
+  // The config's provider (the flag is merged into it) picks the API and its client (issue 15).
+  const provider = typeof config['provider'] === 'string' ? config['provider'] : 'responses';
+  const baseUrl = o.baseUrl ?? (provider === 'anthropic' ? ANTHROPIC_BASE_URL : DEFAULT_BASE_URL);
   const key = process.env[o.apiKeyEnv];
   if ((key === undefined || key === '') && o.baseUrl === undefined) {
     throw new HostInputError(`${o.apiKeyEnv} is not set (the API key for ${baseUrl}; choose the variable with --api-key-env)`);
   }
-  return openAIResponsesClient({
+  const options = {
     baseUrl, timeoutMs: o.requestTimeoutMs, ...(key === undefined || key === '' ? {} : { apiKey: key }),
-  });
+  };
+  if (provider === 'anthropic') return anthropicMessagesClient(options);
+  if (provider === 'chat') return chatCompletionsClient(options);
+  return openAIResponsesClient(options);
 }
 
 function outputFor(o: CliOptions): EffectOutput {
@@ -404,9 +413,30 @@ export async function inspectCommand(args: string[], o: CliOptions, load: GuestL
     return 0;
   }
   for (const e of driver.call('submit', { text: prompt ?? '' })) quiet.effect(e);
+  if (format === 'breakpoints') {
+    // Issue 15: the Anthropic breakpoint plan of the request, every candidate with its reason.
+    const plan = driver.query('inspect', { format: 'breakpoints' }) as BreakpointsInspect;
+    process.stdout.write(o.json ? JSON.stringify(plan) + '\n' : renderBreakpoints(plan));
+    return 0;
+  }
   const state = driver.query('world_state');
   process.stdout.write((o.json ? JSON.stringify(state) : JSON.stringify(state, null, 2)) + '\n');
   return 0;
+}
+
+interface BreakpointsInspect {
+  provider: string;
+  min_cacheable_tokens: number;
+  breakpoints: { at: string; placed: boolean; reason: string; ttl?: string; prefix_tokens: number; message_index?: number }[];
+}
+
+function renderBreakpoints(v: BreakpointsInspect): string {
+  const lines = [`provider ${v.provider}; cacheable minimum ${v.min_cacheable_tokens} tokens`];
+  for (const b of v.breakpoints) {
+    const where = b.message_index === undefined ? b.at : `${b.at} (message ${b.message_index})`;
+    lines.push(`${b.placed ? 'mark' : 'skip'} ${where}: ${b.reason}${b.ttl ? `, ttl ${b.ttl}` : ''}, ${b.prefix_tokens} tokens before it`);
+  }
+  return lines.join('\n') + '\n';
 }
 
 interface AgentsInspect {

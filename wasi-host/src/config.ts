@@ -159,6 +159,8 @@ export interface ConfigFlags {
   approval?: string;
   trust?: boolean;
   agentsRefresh?: string;
+  /** `provider` (issue 15): responses | chat | anthropic. */
+  provider?: string;
   writable: boolean;
   /** Whether the home is mounted (its AGENTS.md files are readable). */
   home: boolean;
@@ -186,6 +188,7 @@ export function buildConfig(file: JsonObject, flags: ConfigFlags): JsonObject {
   if (flags.approval !== undefined) over['approval_policy'] = flags.approval;
   if (flags.trust !== undefined) over['trust'] = flags.trust ? 'trusted' : 'untrusted';
   if (flags.agentsRefresh !== undefined) over['agents_md'] = { refresh: flags.agentsRefresh };
+  if (flags.provider !== undefined) over['provider'] = flags.provider;
   config = mergePatch(config, over) as JsonObject;
   const cwd = flags.cwd ?? GUEST_WORKSPACE;
   const envs = config['environments'];

@@ -33,7 +33,7 @@ test('--help documents every flag and command', () => {
   assert.equal(r.stderr, '');
   for (const word of ['--workspace DIR', '--home DIR', '--writable', '--help', '--version', '-h', '-V',
     '--cwd PATH', '--config FILE.json', '--trust', '--sandbox MODE', '--approval POLICY',
-    '--agents-refresh MODE', '--model SLUG', '--base-url URL', '--api-key-env VAR', '--json',
+    '--agents-refresh MODE', '--model SLUG', '--provider API', '--base-url URL', '--api-key-env VAR', '--json',
     '-i, --interactive', '--script FILE.jsonl', '--dump-requests DIR', '--max-retries N',
     '--retry-base-ms MS', '--request-timeout-ms MS', '--format FMT', '--port N', '--clock CLOCK',
     'call METHOD [JSON]', 'run [OPTIONS] PROMPT', 'inspect [OPTIONS] [PROMPT]', 'replay FILE.jsonl',

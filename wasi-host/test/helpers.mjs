@@ -117,6 +117,7 @@ export function runCli(args, { cwd, env = {}, input = '', timeoutMs = 20000, onS
     const base = { ...process.env };
     delete base.AGENTCTX_HOME;
     delete base.OPENAI_API_KEY;
+    delete base.ANTHROPIC_API_KEY;
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd, env: { ...base, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -154,4 +155,23 @@ export function listFiles(dir) {
   };
   if (existsSync(dir)) walk('');
   return out;
+}
+
+/**
+ * Starts `agentctx serve-mock --port 0 --clock=step:1000` as a child process; resolves to
+ * { child, baseURL } (baseURL ends in /v1) once it prints its address.
+ */
+export async function startServeMock() {
+  const child = spawn(process.execPath, [CLI, 'serve-mock', '--port', '0', '--clock=step:1000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const baseURL = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`serve-mock exited ${code}`)));
+    setTimeout(() => reject(new Error('serve-mock did not start')), 10000).unref();
+  });
+  return { child, baseURL };
 }

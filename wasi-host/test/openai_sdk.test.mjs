@@ -5,26 +5,16 @@
 // calls, and API-shaped errors the SDK turns into its typed exceptions.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import OpenAI from 'openai';
-import { CLI, loadHost } from './helpers.mjs';
+import { loadHost, startServeMock } from './helpers.mjs';
 
 await loadHost();
 
 let child;
 let client;
 before(async () => {
-  child = spawn(process.execPath, [CLI, 'serve-mock', '--port', '0', '--clock=step:1000'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const baseURL = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`serve-mock exited ${code}`)));
-    setTimeout(() => reject(new Error('serve-mock did not start')), 10000).unref();
-  });
+  let baseURL;
+  ({ child, baseURL } = await startServeMock());
   client = new OpenAI({ apiKey: 'sk-test-mock', baseURL, maxRetries: 0 });
 });
 after(() => child?.kill('SIGTERM'));

@@ -231,6 +231,7 @@ describe('bad input', () => {
     [['replay', '--workspace', '.', 'x.jsonl'], /replay does not take --workspace/],
     [['replay'], /replay needs a rollout FILE/],
     [['inspect', '--format', 'nope'], /--format nope: expected request, agents, world-state/],
+    [['run', '--provider', 'gemini', 'x'], /--provider gemini: expected responses, chat, anthropic/],
     [['serve-mock', '--clock', 'step:x'], /--clock step:x: expected wall or step:<ms>/],
     [['serve-mock', '--port', '70000'], /--port 70000/],
   ];

@@ -80,7 +80,7 @@ describe('serve-mock', () => {
   });
 
   test('other paths are 404, bad JSON is 400 invalid_json, errors shaped like the API\'s', async () => {
-    for (const [method, path] of [['POST', '/v1/chat/completions'], ['GET', '/v1/responses'], ['POST', '/']]) {
+    for (const [method, path] of [['POST', '/v1/embeddings'], ['GET', '/v1/responses'], ['POST', '/']]) {
       const res = await fetch(base.replace(/\/v1$/, '') + path, { method, ...(method === 'POST' ? { body: '{}' } : {}) });
       assert.equal(res.status, 404, `${method} ${path}`);
       const { error } = await res.json();

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 // runTurn and the model clients over the built package: a mock turn with a built-in tool call,
 // streaming deltas, persist order, retry with backoff (fail-once, exhausted, non-retryable),
-// host tool calls (scripted model), aborts, and openAIResponsesClient against a fake fetch whose
-// server is the engine's own mock (SSE split mid-character, HTTP and network errors).
+// host tool calls (scripted model), aborts, and openAIResponsesClient, chatCompletionsClient and
+// anthropicMessagesClient (issue 15) against a fake fetch whose server is the engine's own mock
+// (SSE split mid-character, HTTP and network errors).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  AgentctxError, createEngine, createMemoryFileSystem, mockModelClient, openAIResponsesClient, retryDelayMs, runTurn,
+  ANTHROPIC_VERSION, AgentctxError, anthropicMessagesClient, chatCompletionsClient, createEngine, createMemoryFileSystem,
+  mockModelClient, openAIResponsesClient, retryDelayMs, runTurn,
 } from 'agentctx';
 
 const FILES = {
@@ -255,7 +257,7 @@ function fakeFetch(engine, { chunk = 7, failures = [] } = {}) {
     const failure = failures.shift();
     if (failure === 'network') throw new TypeError('fetch failed');
     if (failure !== undefined) return new Response(failure.body, { status: failure.status, headers: failure.headers });
-    const endpoint = url.endsWith('/responses/compact') ? 'responses/compact' : 'responses';
+    const endpoint = ['responses/compact', 'chat/completions', 'messages'].find((e) => url.endsWith(`/${e}`)) ?? 'responses';
     const { body } = engine.call('mock.respond', { endpoint, body: init.body, now_ms: 0 });
     const bytes = new TextEncoder().encode(body);
     let offset = 0;
@@ -376,5 +378,64 @@ test('raw SSE bytes may split a character anywhere', async () => {
   const result = await runTurn(session, { input: 'hello', model: byteChunks, now });
   assert.equal(result.reason, 'completed');
   assert.match(result.last_agent_message, /😀/);
+  engine.dispose();
+});
+
+for (const [provider, make, endpoint] of [
+  ['chat', chatCompletionsClient, 'chat/completions'],
+  ['anthropic', anthropicMessagesClient, 'messages'],
+]) {
+  test(`${make.name} runs a ${provider} session's tool turn over fetch with its headers`, async () => {
+    const engine = await createEngine();
+    const session = engine.openSession({ workspace: createMemoryFileSystem(FILES) });
+    session.call('session.start', { config: config({ provider }), now_ms: 0 });
+    const { fetch, calls } = fakeFetch(engine, { chunk: 5 });
+    const bodies = [];
+    const usage = [];
+    const result = await runTurn(session, {
+      input: 'Please read src/main.rs.',
+      model: make({ apiKey: 'sk-test-provider', baseUrl: 'https://example.invalid/v1', fetch }),
+      now,
+      onEffect: (e) => { if (e.type === 'model_request') bodies.push(e.body); },
+      onEvent: (e) => { if (e.type === 'token_usage') usage.push(e); },
+    });
+    assert.equal(result.reason, 'completed');
+    assert.equal(result.last_agent_message, '[ok] Read src/main.rs: 3 lines.');
+    assert.deepEqual(calls.map((c) => c.url), [`https://example.invalid/v1/${endpoint}`, `https://example.invalid/v1/${endpoint}`]);
+    assert.deepEqual(calls.map((c) => c.init.body), bodies);
+    const headers = calls[0].init.headers;
+    assert.equal(headers.Accept, 'text/event-stream');
+    if (provider === 'anthropic') {
+      assert.equal(headers['x-api-key'], 'sk-test-provider');
+      assert.equal(headers['anthropic-version'], ANTHROPIC_VERSION);
+      assert.equal(headers.Authorization, undefined);
+    } else {
+      assert.equal(headers.Authorization, 'Bearer sk-test-provider');
+    }
+    assert.equal(usage.length, 2);
+    assert.ok(usage.every((u) => u.input_tokens > 0));
+    engine.dispose();
+  });
+}
+
+test('anthropicMessagesClient: a 529 overloaded answer is retried, the key never shows', async () => {
+  const engine = await createEngine();
+  const session = engine.openSession({ workspace: createMemoryFileSystem(FILES) });
+  session.call('session.start', { config: config({ provider: 'anthropic' }), now_ms: 0 });
+  const { fetch } = fakeFetch(engine, {
+    failures: [{ status: 529, body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded sk-ant-secret"}}' }],
+  });
+  const errors = [];
+  const result = await runTurn(session, {
+    input: 'hello', now, retry: { sleep: async () => {}, random: () => 0, baseDelayMs: 1 },
+    model: anthropicMessagesClient({ apiKey: 'sk-ant-secret', baseUrl: 'https://example.invalid/v1', fetch }),
+    onEffect: (e) => { if (e.type === 'error') errors.push(e); },
+  });
+  assert.equal(result.reason, 'completed');
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].code, 'server_overloaded');
+  assert.equal(errors[0].retryable, true);
+  assert.ok(!JSON.stringify(errors).includes('sk-ant-secret'));
+  assert.throws(() => anthropicMessagesClient({}), (e) => e instanceof AgentctxError && /anthropicMessagesClient needs an apiKey/.test(e.message));
   engine.dispose();
 });

@@ -19,7 +19,9 @@ export {
 } from './generated/protocol.js';
 export { createCaller } from './caller.js';
 export type { RawTransport } from './caller.js';
-export { mockModelClient, openAIResponsesClient, redactSecret } from './model_clients.js';
+export {
+  ANTHROPIC_VERSION, anthropicMessagesClient, chatCompletionsClient, mockModelClient, openAIResponsesClient, redactSecret,
+} from './model_clients.js';
 export type { MockModelClientOptions, OpenAIResponsesClientOptions } from './model_clients.js';
 export { retryDelayMs, runTurn } from './driver.js';
 export type { ModelClient, RetryOptions, RunTurnOptions, ToolHandler, TurnResult } from './driver.js';

@@ -80,11 +80,14 @@ export function mockModelClient(engine: Caller<EngineMethods>, options: MockMode
 
 export interface OpenAIResponsesClientOptions {
   /**
-   * Sent as `Authorization: Bearer <apiKey>`; never logged or stored. Required for the default
+   * Sent as `Authorization: Bearer <apiKey>` (Anthropic: `x-api-key`); never logged or stored. Required for the default
    * base URL; may be omitted for a compatible local server (`baseUrl`), then no header is sent.
    */
   apiKey?: string;
-  /** Default `https://api.openai.com/v1`; the endpoint (`responses`, `responses/compact`) is appended. */
+  /**
+   * Default `https://api.openai.com/v1` (Anthropic: `https://api.anthropic.com/v1`); the
+   * endpoint (`responses`, `responses/compact`, `chat/completions`, `messages`) is appended.
+   */
   baseUrl?: string;
   /** Default globalThis.fetch. */
   fetch?: typeof fetch;
@@ -141,24 +144,65 @@ function retryAfterSentence(header: string | null): string {
   return ` Please try again in ${Math.max(0, Math.ceil((date - Date.now()) / 1000))}s.`;
 }
 
+/** How one HTTP API is reached: its default base URL and how the key is sent (issue 15). */
+interface HttpFlavor {
+  client: string;
+  defaultBaseUrl: string;
+  authHeaders(apiKey: string): Record<string, string>;
+  fixedHeaders: Readonly<Record<string, string>>;
+}
+
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
+/** The Messages API version header every request carries. */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+const STREAMING_ENDPOINTS: ReadonlySet<string> = new Set(['responses', 'chat/completions', 'messages']);
+
+const bearer = (apiKey: string): Record<string, string> => ({ Authorization: `Bearer ${apiKey}` });
+
 /** OpenAI's Responses API (or any compatible server) as a ModelClient. */
 export function openAIResponsesClient(options: OpenAIResponsesClientOptions): ModelClient {
+  return httpModelClient({ client: 'openAIResponsesClient', defaultBaseUrl: OPENAI_BASE_URL, authHeaders: bearer, fixedHeaders: {} }, options);
+}
+
+/**
+ * Chat Completions (OpenAI, or a vLLM / llama.cpp server at `baseUrl`) as a ModelClient, for
+ * sessions with `provider: "chat"` (their requests go to `chat/completions`).
+ */
+export function chatCompletionsClient(options: OpenAIResponsesClientOptions): ModelClient {
+  return httpModelClient({ client: 'chatCompletionsClient', defaultBaseUrl: OPENAI_BASE_URL, authHeaders: bearer, fixedHeaders: {} }, options);
+}
+
+/**
+ * Anthropic's Messages API as a ModelClient, for sessions with `provider: "anthropic"` (their
+ * requests go to `messages`). The key is sent as `x-api-key`, with `anthropic-version`.
+ */
+export function anthropicMessagesClient(options: OpenAIResponsesClientOptions): ModelClient {
+  return httpModelClient({
+    client: 'anthropicMessagesClient', defaultBaseUrl: ANTHROPIC_BASE_URL,
+    authHeaders: (apiKey) => ({ 'x-api-key': apiKey }), fixedHeaders: { 'anthropic-version': ANTHROPIC_VERSION },
+  }, options);
+}
+
+function httpModelClient(flavor: HttpFlavor, options: OpenAIResponsesClientOptions): ModelClient {
   const apiKey = options.apiKey;
   if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey === '')) {
-    throw new AgentctxError('invalid_input', 'openAIResponsesClient: apiKey must be a non-empty string');
+    throw new AgentctxError('invalid_input', `${flavor.client}: apiKey must be a non-empty string`);
   }
   if (apiKey === undefined && options.baseUrl === undefined) {
-    throw new AgentctxError('invalid_input', 'openAIResponsesClient needs an apiKey (or a baseUrl of a local server)');
+    throw new AgentctxError('invalid_input', `${flavor.client} needs an apiKey (or a baseUrl of a local server)`);
   }
-  const base = (options.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
+  const base = (options.baseUrl ?? flavor.defaultBaseUrl).replace(/\/+$/, '');
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const extra = options.headers ?? {};
+  const extra = { ...flavor.fixedHeaders, ...(options.headers ?? {}) };
   const timeoutMs = options.timeoutMs;
   const redact = (text: string): string => redactSecret(text, apiKey);
 
   return {
     async *send(request: ModelRequestEffect, { signal }: { signal?: AbortSignal } = {}): AsyncGenerator<ModelDelivery> {
-      const streaming = request.endpoint === 'responses';
+      // The turn endpoints stream SSE; responses/compact (and anything else) answers one JSON body.
+      const streaming = STREAMING_ENDPOINTS.has(request.endpoint);
       const url = `${base}/${request.endpoint}`;
       // One controller for the caller's abort and the progress timeout.
       const controller = new AbortController();
@@ -185,7 +229,7 @@ export function openAIResponsesClient(options: OpenAIResponsesClientOptions): Mo
           'Content-Type': 'application/json',
           Accept: streaming ? 'text/event-stream' : 'application/json',
         };
-        if (apiKey !== undefined) headers['Authorization'] = `Bearer ${apiKey}`;
+        if (apiKey !== undefined) Object.assign(headers, flavor.authHeaders(apiKey));
         let response: Response;
         try {
           // The bytes as they are (a Uint8Array is a valid fetch body; lib.dom types want ArrayBuffer).

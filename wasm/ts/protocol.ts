@@ -11,15 +11,16 @@
 // (SPEC §2.2, docs/config.md), the warning and error-effect codes and the name lists.
 
 import type {
-  AgentsMdRefresh, CacheBreakReason, DeliveryType, EffectType, ErrorEffectCode, EventType, SessionConfig,
+  AgentsMdRefresh, CacheBreakReason, CacheTtl, DeliveryType, EffectType, ErrorEffectCode, EventType, SessionConfig,
   Trust, WarningCode,
 } from './generated/protocol.js';
 
 export type {
-  AgentsMdConfig, AgentsMdRefresh, ApprovalPolicy, CacheBreakReason, CompactionConfig, CompactionStrategy,
+  AgentsMdConfig, AgentsMdRefresh, AnthropicConfig, ApprovalPolicy, CacheBreakReason, CacheTtl,
+  CompactionConfig, CompactionStrategy,
   ContextBudgetConfig, DeliveryType, EffectType, EngineMethodName, EnvironmentConfig,
   EnvironmentContextConfig, EnvironmentStatus, ErrorEffectCode, EventType, HostToolConfig, InspectFormat,
-  ModelConfig, ReasoningConfig, ReasoningEffort, ReasoningSummary, SandboxConfig, SandboxMode, ServiceTier,
+  ModelConfig, PromptLayout, Provider, ReasoningConfig, ReasoningEffort, ReasoningSummary, SandboxConfig, SandboxMode, ServiceTier,
   SessionConfig, SessionMethodName, SessionMutationName, SkillConfig, TaskFrontierConfig, ToolPolicy,
   TruncationMode, TruncationPolicy, Trust, Verbosity, WarningCode,
 } from './generated/protocol.js';
@@ -30,6 +31,18 @@ export {
 
 /** True when A and B are the same set of literals (compile-time drift check). */
 type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/** One candidate of the Anthropic breakpoint plan (issue 15). */
+export interface PlannedBreakpoint {
+  at: 'tools' | 'system' | 'session_context' | 'newest_item';
+  placed: boolean;
+  /** end_of_tools | end_of_system | end_of_session_context | newest_history_item when placed;
+   * else below_minimum | same_as_newest | no_tools | no_system | no_session_context | no_messages. */
+  reason: string;
+  ttl?: CacheTtl;
+  prefix_tokens: number;
+  message_index?: number;
+}
 
 /** An RFC 7386 merge patch: every field optional, `null` deletes, arrays replace whole. */
 export type MergePatch<T> = {
@@ -129,6 +142,8 @@ export interface CacheReport {
   predicted_cached_tokens: number;
   ideal_cached_tokens: number;
   break: CacheBreak | null;
+  /** Provider `anthropic` only: the request's breakpoint plan. */
+  breakpoints?: PlannedBreakpoint[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -148,6 +163,8 @@ export interface TokenUsageEvent {
   total_tokens: number;
   context_tokens: number;
   context_window: number | null;
+  /** Provider `anthropic` only: tokens written to the cache (priced 1.25x input). */
+  cache_creation_tokens?: number;
 }
 export interface CacheReportEvent extends CacheReport { type: 'cache_report' }
 export interface CompactionEvent {
@@ -184,8 +201,8 @@ export interface ModelRequestEffect {
   /** `req-<n>`; a retry keeps the id and increments `attempt`. */
   id: string;
   purpose: 'turn' | 'compact';
-  /** POST `{base}/responses` (SSE) or `{base}/responses/compact` (JSON). */
-  endpoint: 'responses' | 'responses/compact';
+  /** POST `{base}/<endpoint>`: SSE for every endpoint but `responses/compact` (JSON). */
+  endpoint: 'responses' | 'responses/compact' | 'chat/completions' | 'messages';
   attempt: number;
   /** The exact JSON bytes to send, unchanged (fetch sends a Uint8Array as is). */
   body: Uint8Array;

@@ -34,7 +34,7 @@ export interface EngineMethods {
    */
   'mock.respond': {
     /** `body`: the request body, bytes (sent beside the JSON) or text. */
-    input: { endpoint: 'responses' | 'responses/compact'; body: Uint8Array | string; now_ms?: number };
+    input: { endpoint: 'responses' | 'responses/compact' | 'chat/completions' | 'messages'; body: Uint8Array | string; now_ms?: number };
     output: { body: string };
   };
   /** Replay analysis of an agentctx or Codex rollout (SPEC §13.4), plus a text table. */

@@ -203,17 +203,64 @@ struct WireTable<ServiceTier> {
 
 /// The `format` of the `inspect` session method (and of the CLI's `inspect --format`).
 enum class InspectFormat {
-  kRequest,     // the next request body (as prompt_preview; the CLI's default)
-  kAgents,      // the AGENTS.md manager's state (the engine's default)
-  kWorldState,  // the world-state baseline
+  kRequest,      // the next request body (as prompt_preview; the CLI's default)
+  kAgents,       // the AGENTS.md manager's state (the engine's default)
+  kWorldState,   // the world-state baseline
+  kBreakpoints,  // the Anthropic cache-breakpoint plan of the next request, with the reason for
+                 // each candidate
 };
 template <>
 struct WireTable<InspectFormat> {
   static constexpr std::string_view kName = "InspectFormat";
-  static constexpr std::array<std::string_view, 3> kValues = {
+  static constexpr std::array<std::string_view, 4> kValues = {
       "request",
       "agents",
       "world-state",
+      "breakpoints",
+  };
+};
+
+/// The model API the requests are rendered for (docs/providers.md); one history, three renderings.
+enum class Provider {
+  kResponses,  // OpenAI Responses (`responses`, SSE), the default
+  kChat,       // Chat Completions (`chat/completions`: OpenAI, vLLM, llama.cpp servers)
+  kAnthropic,  // Anthropic Messages (`messages`) with planned cache_control breakpoints
+};
+template <>
+struct WireTable<Provider> {
+  static constexpr std::string_view kName = "Provider";
+  static constexpr std::array<std::string_view, 3> kValues = {
+      "responses",
+      "chat",
+      "anthropic",
+  };
+};
+
+/// How a pass's context fragments become messages in the Responses rendering.
+enum class PromptLayout {
+  kPerFragment,  // one message per fragment, the default
+  kPerRole,      // one developer and one user message per pass, a part per fragment (Codex 0.169)
+};
+template <>
+struct WireTable<PromptLayout> {
+  static constexpr std::string_view kName = "PromptLayout";
+  static constexpr std::array<std::string_view, 2> kValues = {
+      "per_fragment",
+      "per_role",
+  };
+};
+
+/// `anthropic.cache_ttl`: the TTL of the stable breakpoints (tools, system, session context).
+enum class CacheTtl {
+  k5m,  // five minutes, the default (writes at 1.25x the input price)
+  k1h,  // one hour (writes at 2x the input price)
+};
+template <>
+struct WireTable<CacheTtl> {
+  static constexpr std::string_view kName = "CacheTtl";
+  static constexpr std::array<std::string_view, 2> kValues = {
+      "5m",
+      "1h",
   };
 };
 
@@ -337,7 +384,7 @@ constexpr std::optional<E> FromWire(std::string_view wire) {
 }
 
 /// The top-level keys of the session config (others warn `unknown_config_key`).
-inline constexpr std::array<std::string_view, 22> kConfigKeys = {
+inline constexpr std::array<std::string_view, 26> kConfigKeys = {
     "session_id",
     "model",
     "developer_instructions",
@@ -359,6 +406,10 @@ inline constexpr std::array<std::string_view, 22> kConfigKeys = {
     "max_steps_per_turn",
     "task_frontier",
     "context_budget",
+    "provider",
+    "layout",
+    "max_output_tokens",
+    "anthropic",
     "custom",
 };
 

@@ -48,8 +48,9 @@ std::string Inspect(const Session& s, const JsonValue& input, OutputAttachments*
     format = v->is_string() ? FromWire<InspectFormat>(v->string_value()) : std::nullopt;
   }
   if (!format) {
-    return ErrorEnvelope(Error{
-        ErrorCode::kInvalidInput, "inspect format must be agents, world-state or request", {}});
+    return ErrorEnvelope(Error{ErrorCode::kInvalidInput,
+                               "inspect format must be request, agents, world-state or breakpoints",
+                               {}});
   }
   switch (*format) {
     case InspectFormat::kAgents:
@@ -58,6 +59,8 @@ std::string Inspect(const Session& s, const JsonValue& input, OutputAttachments*
       return OkEnvelope(s.WorldStateSnapshot());
     case InspectFormat::kRequest:
       return PromptPreviewEnvelope(s, attachments);
+    case InspectFormat::kBreakpoints:
+      return OkEnvelope(s.BreakpointsInspect());
   }
   return {};
 }

@@ -7,6 +7,8 @@
 
 #include "mock_model/mock_request.h"
 #include "mock_model/mock_rules.h"
+#include "mock_model/provider_requests.h"
+#include "mock_model/provider_sse.h"
 #include "mock_model/sse_writer.h"
 #include "prompt/prompt_bytes.h"
 #include "protocol/json_codec.h"
@@ -16,6 +18,9 @@ namespace agentctx {
 
 Result<std::string> MockModel::Handle(std::string_view endpoint, std::string_view body,
                                       std::int64_t now_ms) {
+  if (endpoint == kChatCompletions || endpoint == kMessages) {
+    return HandleProvider(endpoint == kMessages, body, now_ms);
+  }
   bool compact = endpoint == kResponsesCompact;
   if (!compact && endpoint != kResponses) {
     return Fail(ErrorCode::kInvalidInput, "unknown mock endpoint: " + std::string(endpoint));
@@ -72,6 +77,50 @@ Result<std::string> MockModel::Handle(std::string_view endpoint, std::string_vie
   usage.total_tokens = usage.input_tokens + usage.output_tokens;
   return streaming ? WriteSuccessStream(meta, plan.items, usage)
                    : WriteSuccessJson(meta, plan.items, usage);
+}
+
+Result<std::string> MockModel::HandleProvider(bool anthropic, std::string_view body,
+                                              std::int64_t now_ms) {
+  ACTX_TRY(JsonValue raw, ParseJson(body));
+  ACTX_TRY(ProviderRequest request, anthropic ? ReadAnthropicRequest(raw) : ReadChatRequest(raw));
+  const JsonValue* model = raw.Find("model");
+  if (model != nullptr && !model->is_string()) {
+    return Fail(ErrorCode::kInvalidInput, "request body: model must be a string");
+  }
+  std::string_view model_slug = model != nullptr ? std::string_view(model->string_value()) : "";
+  std::string h = Sha1Hex(body);
+  MockResponseMeta meta;
+  meta.id = "resp_" + h.substr(0, 12);
+  meta.model = std::string(model_slug);
+  meta.created_at = now_ms > 0 ? now_ms / 1000 : 0;
+  MockPlan plan = PlanMockResponse(request.responses_body, h);
+  if (plan.failure.has_value() && (!plan.failure->once || fail_once_seen_.insert(h).second)) {
+    const std::string& code = plan.failure->code;
+    const std::string message = "Mock failure: " + code + ". Please try again in 1s.";
+    return anthropic ? WriteAnthropicFailure(code, message, request.streaming)
+                     : WriteChatFailure(meta, code, message, request.streaming);
+  }
+  std::uint64_t output_tokens = 0;
+  std::uint64_t reasoning_tokens = 0;
+  for (const JsonValue& item : plan.items) {
+    std::uint64_t tokens = TokensForBytes(ToJson(item).size());
+    output_tokens += tokens;
+    if (item.GetString("type") == "reasoning") reasoning_tokens += tokens;
+  }
+  if (anthropic) {
+    AnthropicCacheUsage cache = anthropic_cache_.Lookup(model_slug, request.blocks, now_ms);
+    return WriteAnthropicSuccess(meta, plan.items, cache, output_tokens, request.streaming);
+  }
+  const JsonValue* key = raw.Find("prompt_cache_key");
+  std::string_view cache_key =
+      key != nullptr && key->is_string() ? std::string_view(key->string_value()) : "";
+  MockUsage usage;
+  usage.input_tokens = TokensForBytes(request.prompt.size());
+  usage.cached_tokens = chat_cache_.Lookup(model_slug, cache_key, request.prompt, now_ms);
+  usage.output_tokens = output_tokens;
+  usage.reasoning_tokens = reasoning_tokens;
+  usage.total_tokens = usage.input_tokens + output_tokens;
+  return WriteChatSuccess(meta, plan.items, usage, request.streaming);
 }
 
 }  // namespace agentctx

@@ -18,6 +18,9 @@
 //     not seen before) → a failed response (stream: created, in_progress, failed), simulator
 //     untouched. Else run P through the simulator and answer the items with usage (SPEC §14.2;
 //     sse_writer.h), as a stream or as one JSON object.
+//  4. `chat/completions` / `messages` (issue 15, provider_requests.h, provider_sse.h): the body
+//     read as its `responses` equivalent and planned by the same rules; cached tokens from the
+//     exact-prefix simulator over the Chat prompt, or the Anthropic breakpoint simulator.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +29,7 @@
 #include <string_view>
 
 #include "agentctx/result.h"
+#include "mock_model/anthropic_cache.h"
 #include "mock_model/cache_simulator.h"
 
 namespace agentctx {
@@ -34,6 +38,8 @@ class MockModel {
  public:
   static constexpr std::string_view kResponses = "responses";
   static constexpr std::string_view kResponsesCompact = "responses/compact";
+  static constexpr std::string_view kChatCompletions = "chat/completions";  // issue 15
+  static constexpr std::string_view kMessages = "messages";                 // issue 15
 
   MockModel() = default;
 
@@ -45,9 +51,16 @@ class MockModel {
 
   /// The prompt-cache simulator (for stats and tests).
   const CacheSimulator& cache() const { return cache_; }
+  const AnthropicCacheSimulator& anthropic_cache() const { return anthropic_cache_; }
 
  private:
+  /// chat/completions and messages (issue 15): the body read as its `responses` equivalent,
+  /// answered by the same rules, with that provider's cache rules and wire shape.
+  Result<std::string> HandleProvider(bool anthropic, std::string_view body, std::int64_t now_ms);
+
   CacheSimulator cache_;
+  CacheSimulator chat_cache_;  // Chat Completions: the same exact-prefix rule, its own state
+  AnthropicCacheSimulator anthropic_cache_;
   std::set<std::string> fail_once_seen_;  // body hashes already failed once
 };
 

@@ -36,12 +36,7 @@ void AppendReasoning(std::string* out, const BodyParams& p) {
 }
 
 void AppendTail(std::string* out, const BodyParams& p) {
-  if (p.service_tier) {
-    out->append(",\"service_tier\":");
-    AppendJsonString(out, *p.service_tier);
-  }
-  out->append(",\"prompt_cache_key\":");
-  AppendJsonString(out, p.prompt_cache_key);
+  AppendServiceTierAndCacheKey(out, p);
   if (p.verbosity) {
     out->append(",\"text\":{\"verbosity\":");
     AppendJsonString(out, *p.verbosity);
@@ -58,6 +53,15 @@ std::size_t EstimateSize(const BodyParams& p) {
 }
 
 }  // namespace
+
+void AppendServiceTierAndCacheKey(std::string* out, const BodyParams& p) {
+  if (p.service_tier) {
+    out->append(",\"service_tier\":");
+    AppendJsonString(out, *p.service_tier);
+  }
+  out->append(",\"prompt_cache_key\":");
+  AppendJsonString(out, p.prompt_cache_key);
+}
 
 void AppendResponsesHead(std::string* out, const BodyParams& p) {
   out->append("{\"model\":");

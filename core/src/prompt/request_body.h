@@ -4,6 +4,7 @@
 // re-serialises items 1..N-1. Field order is fixed; output is deterministic.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,9 @@ struct BodyParams {
   std::optional<std::string_view> service_tier;
   std::string_view prompt_cache_key;
   std::optional<std::string_view> verbosity;
+  /// `max_output_tokens` (issue 15): Chat `max_completion_tokens`, Anthropic `max_tokens`;
+  /// never part of the Responses body.
+  std::optional<std::int64_t> max_output_tokens;
 };
 
 /// The `responses` body (SPEC §8.1).
@@ -31,6 +35,8 @@ std::string BuildResponsesBody(const BodyParams& p);
 void AppendResponsesHead(std::string* out, const BodyParams& p);
 /// The `responses` body from the `]` closing `input` to the end.
 void AppendResponsesTail(std::string* out, const BodyParams& p);
+/// `,"service_tier":…` (when set) `,"prompt_cache_key":…`: shared by every body with those fields.
+void AppendServiceTierAndCacheKey(std::string* out, const BodyParams& p);
 /// The `responses/compact` body (SPEC §8.2).
 std::string BuildCompactBody(const BodyParams& p);
 

@@ -292,6 +292,24 @@ Result<void> ParseOptionalSections(const JsonValue& raw, SessionConfig* c) {
   return {};
 }
 
+// Issue 15: `provider`, `layout`, `max_output_tokens`, `anthropic`.
+Result<void> ParseProviderKeys(const JsonValue& raw, SessionConfig* c) {
+  ACTX_TRY_VOID(ReadEnum(raw, "provider", "provider", &c->provider));
+  ACTX_TRY_VOID(ReadEnum(raw, "layout", "layout", &c->layout));
+  ACTX_TRY_VOID(ReadOptInt(raw, "max_output_tokens", "max_output_tokens", &c->max_output_tokens));
+  ACTX_TRY(const JsonValue* a, ObjectOrNull(raw, "anthropic", "anthropic"));
+  if (a != nullptr) {
+    ACTX_TRY_VOID(ReadEnum(*a, "cache_ttl", "anthropic.cache_ttl", &c->anthropic.cache_ttl));
+    ACTX_TRY_VOID(ReadOptInt(*a, "min_cacheable_tokens", "anthropic.min_cacheable_tokens",
+                             &c->anthropic.min_cacheable_tokens));
+  }
+  if (c->provider != Provider::kResponses &&
+      c->compaction.strategy == CompactionStrategy::kRemote) {
+    return Invalid("compaction.strategy remote needs provider responses (responses/compact)");
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<SessionConfig> ParseSessionConfig(const JsonValue& raw, std::vector<Warning>* warnings) {
@@ -316,6 +334,7 @@ Result<SessionConfig> ParseSessionConfig(const JsonValue& raw, std::vector<Warni
   ACTX_TRY_VOID(ReadOptEnum(raw, "service_tier", "service_tier", &c.service_tier));
   ACTX_TRY_VOID(ReadOptString(raw, "prompt_cache_key", "prompt_cache_key", &c.prompt_cache_key));
   ACTX_TRY_VOID(ReadInt(raw, "max_steps_per_turn", "max_steps_per_turn", 1, &c.max_steps_per_turn));
+  ACTX_TRY_VOID(ParseProviderKeys(raw, &c));
   // Unset model.instructions → the base instructions (ours; "" explicitly sends none).
   const JsonValue* instructions = raw.Find("model")->Find("instructions");
   c.model.base_instructions = instructions == nullptr || instructions->is_null();

@@ -15,6 +15,7 @@
 #include "agentctx/result.h"
 #include "agentctx/wire_enums.h"
 #include "agents_md/types.h"
+#include "prompt/provider.h"
 #include "protocol/host_tool.h"
 #include "protocol/json_value.h"
 #include "protocol/warning.h"
@@ -82,6 +83,12 @@ struct ContextBudgetConfig {
   bool enabled = false;
 };
 
+/// `anthropic` (issue 15): the breakpoint planner's settings (prompt/breakpoint_planner.h).
+struct AnthropicConfig {
+  CacheTtl cache_ttl = CacheTtl::k5m;                // the stable marks' TTL
+  std::optional<std::int64_t> min_cacheable_tokens;  // default: by model (Haiku 2048, else 1024)
+};
+
 struct SessionConfig {
   std::string session_id;
   ModelConfig model;
@@ -105,6 +112,12 @@ struct SessionConfig {
   std::int64_t max_steps_per_turn = 64;
   TaskFrontierConfig task_frontier;
   ContextBudgetConfig context_budget;
+  // Providers (issue 15): which API the requests are rendered for, the Responses layout, the
+  // output cap (Chat max_completion_tokens, Anthropic max_tokens) and the Anthropic settings.
+  Provider provider = Provider::kResponses;
+  PromptLayout layout = PromptLayout::kPerFragment;
+  std::optional<std::int64_t> max_output_tokens;
+  AnthropicConfig anthropic;
 
   JsonValue raw;  // the JSON this config was parsed from
 

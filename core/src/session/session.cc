@@ -97,6 +97,8 @@ Result<void> Session::Retry(std::string_view request_id, std::int64_t now_ms, Ef
   Advance(now_ms);
   request_->attempt += 1;
   request_->parser = SseParser();
+  request_->chat_stream = ChatStreamAdapter();
+  request_->anthropic_stream = AnthropicStreamAdapter();
   request_->output_items.clear();
   request_->terminal = false;
   last_completed_request_.clear();  // attempt 2's stream must end with a terminal event again

@@ -33,8 +33,10 @@
 #include "agentctx/result.h"
 #include "agents_md/manager.h"
 #include "compaction/warmth.h"
+#include "prompt/anthropic_body.h"
 #include "prompt/body_builder.h"
 #include "prompt/cache_explainer.h"
+#include "prompt/chat_body.h"
 #include "prompt/for_prompt.h"
 #include "prompt/prompt_view.h"
 #include "prompt/request_body.h"
@@ -42,6 +44,8 @@
 #include "protocol/items.h"
 #include "protocol/sse_parser.h"
 #include "protocol/task_frontier.h"
+#include "session/anthropic_stream.h"
+#include "session/chat_stream.h"
 #include "session/config.h"
 #include "session/effects.h"
 #include "session/session_inputs.h"
@@ -82,6 +86,9 @@ class Session {
   JsonValue InstructionSources() const;
   JsonValue AgentsInspect() const;
   Result<std::string> PromptPreview() const;
+  /// `inspect` format `breakpoints` (issue 15): the provider and the Anthropic breakpoint plan
+  /// of the next request (what an `anthropic` session would mark).
+  JsonValue BreakpointsInspect() const;
   /// The explainer's summary (SPEC §9), plus (ours) `compaction_decisions` when a cold-cache
   /// compaction happened (session_warmth.cc).
   JsonValue CacheSummary() const;
@@ -98,6 +105,8 @@ class Session {
     std::string_view body;   // the bytes sent (owned_body or body_builder_'s buffer)
     std::int64_t attempt = 1;
     SseParser parser;
+    ChatStreamAdapter chat_stream;  // provider chat: chunks → Responses events (issue 15)
+    AnthropicStreamAdapter anthropic_stream;  // provider anthropic: events → Responses events
     std::vector<JsonValue> output_items;
     bool terminal = false;
   };
@@ -138,12 +147,23 @@ class Session {
   BodyParams BodyParamsFor(const ModelConfig& model, const std::vector<std::string_view>* items,
                            bool compaction) const;
   std::string BuildBody(const std::vector<PromptItem>& prompt, bool compaction) const;
+  /// The explainer's item segments of a for_prompt view (bytes, origin, serial).
+  std::vector<ItemSegment> ItemSegmentsOf(const std::vector<PromptItem>& prompt) const;
+  /// Provider chat/anthropic (issue 15): renders the body with the session's builder and
+  /// replaces `segments`' instructions, tools and items with the provider's rendering.
+  std::string_view BuildProviderBody(const BodyParams& params,
+                                     const std::vector<ItemSegment>& items,
+                                     PromptSegments* segments);
+  AnthropicCacheOptions AnthropicOptions() const;
+  /// Events of one framed SSE event for the pending request, in the Responses language.
+  void HandleProviderEvent(const JsonValue& event, EffectSink* sink);
   void PersistTurnContext(EffectSink* sink, bool force = false);
   /// Explains `segments` (cache_report persisted + event) and emits the model_request whose
   /// body is `built_body` (a view of body_builder_) when non-empty, else `owned_body`.
   void SendRequest(std::string id, std::string_view purpose, std::string_view endpoint,
                    std::string owned_body, std::string_view built_body,
-                   const PromptSegments& segments, EffectSink* sink);
+                   const PromptSegments& segments, EffectSink* sink,
+                   const JsonValue* breakpoints = nullptr);
   /// History was replaced (compaction, resume): new epoch, serials for unnumbered items.
   void HistoryReplaced();
   std::string NextRequestId();
@@ -210,10 +230,12 @@ class Session {
   std::uint64_t history_epoch_ = 0;  // bumped when history is replaced, not appended to
   std::uint64_t last_serial_ = 0;    // RecordedItem::serial of the newest item
   mutable PromptItemCache prompt_cache_;
-  PromptView prompt_view_;             // for_prompt(history_), kept incrementally
-  ResponsesBodyBuilder body_builder_;  // the turn request body, extended in place
-  std::string instructions_source_;    // the instructions that instructions_json_ escapes
-  std::string instructions_json_;      // J(instructions) for the explainer (SPEC §9)
+  PromptView prompt_view_;                  // for_prompt(history_), kept incrementally
+  ResponsesBodyBuilder body_builder_;       // the turn request body, extended in place
+  ChatBodyBuilder chat_builder_;            // provider chat (issue 15)
+  AnthropicBodyBuilder anthropic_builder_;  // provider anthropic (issue 15)
+  std::string instructions_source_;         // the instructions that instructions_json_ escapes
+  std::string instructions_json_;           // J(instructions) for the explainer (SPEC §9)
   AgentsMdManager agents_;
   std::optional<JsonValue> baseline_;
   ToolList tools_;             // the current tool set (config)

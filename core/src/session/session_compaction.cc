@@ -177,15 +177,18 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
   std::vector<std::string> owned;  // remote: replaced tool outputs
   std::vector<std::string_view> bytes;
   std::vector<std::string_view> origins;
+  std::vector<std::uint64_t> serials;  // local: the items' serials (0 for the summary prompt)
   if (local) {
     if (run.dropped.size() != prompt.size()) run.dropped.assign(prompt.size(), false);
     for (std::size_t i = 0; i < prompt.size(); ++i) {
       if (run.dropped[i]) continue;
       bytes.push_back(*prompt[i].bytes);
       origins.push_back(OriginOf(prompt[i], history_));
+      serials.push_back(prompt[i].serial);
     }
     bytes.push_back(run.summarization_bytes);
     origins.push_back("compaction");
+    serials.push_back(0);
   } else {
     std::vector<EstimateItem> items = EstimateItemsFor(prompt, history_);
     RemoteTrim trim;
@@ -205,6 +208,26 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
   }
 
   BodyParams params = BodyParamsFor(run.model, &bytes, local);
+  if (config_.provider != Provider::kResponses) {
+    // Issue 15: a local compaction rendered for the session's provider (remote compaction
+    // needs `responses`, config.cc refuses it otherwise).
+    std::vector<ItemSegment> items;
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      items.push_back(ItemSegment{bytes[i], origins[i], i < serials.size() ? serials[i] : 0});
+    }
+    PromptSegments provider_segments;
+    provider_segments.model = run.model.slug;
+    provider_segments.cache_key = config_.CacheKey();
+    std::string built(BuildProviderBody(params, items, &provider_segments));
+    JsonValue plan;
+    if (config_.provider == Provider::kAnthropic) {
+      plan = BreakpointPlanToJson(anthropic_builder_.plan());
+    }
+    NoteRequestIssued();
+    SendRequest(NextRequestId(), "compact", ProviderEndpoint(config_.provider), std::move(built),
+                std::string_view(), provider_segments, sink, plan.is_null() ? nullptr : &plan);
+    return;
+  }
   std::string body = local ? BuildResponsesBody(params) : BuildCompactBody(params);
 
   PromptSegments segments;

@@ -2,6 +2,8 @@
 // Step start (SPEC §6.5, §13.2): AGENTS.md refresh, world-state diffs recorded as context
 // items, baseline + world_state line, turn_context, the user message, then the request built
 // from cached item bytes and explained (SPEC §8.4, §9).
+#include <algorithm>
+
 #include "prompt/request_body.h"
 #include "protocol/merge_patch.h"
 #include "rollout/rollout_writer.h"
@@ -90,6 +92,21 @@ void Session::RecordContext(bool turn_start, EffectSink* sink) {
     rendered = baseline ? world_.RenderStep(*baseline, inputs) : world_.RenderFull(inputs);
   }
   for (const auto& w : rendered.warnings) sink->Warning(w.code, w.message);
+  if (config_.layout == PromptLayout::kPerRole) {
+    // Codex 0.169 grouping (issue 15): one message per role for the pass, one part per
+    // fragment, at the first position of that role; origin = its first fragment's section.
+    std::vector<ContextMessage> bundles;
+    for (const auto& message : rendered.messages) {
+      auto same_role = [&message](const ContextMessage& b) { return b.role == message.role; };
+      auto bundle = std::find_if(bundles.begin(), bundles.end(), same_role);
+      if (bundle == bundles.end()) {
+        bundles.push_back(message);
+      } else {
+        bundle->parts.insert(bundle->parts.end(), message.parts.begin(), message.parts.end());
+      }
+    }
+    rendered.messages = std::move(bundles);
+  }
   for (const auto& message : rendered.messages) {
     Record(InputMessage(RoleName(message.role), message.parts), message.origin, sink);
   }
@@ -136,14 +153,69 @@ BodyParams Session::BodyParamsFor(const ModelConfig& model,
   if (config_.service_tier) params.service_tier = ToWire(*config_.service_tier);
   params.prompt_cache_key = config_.CacheKey();
   if (config_.verbosity) params.verbosity = ToWire(*config_.verbosity);
+  params.max_output_tokens = config_.max_output_tokens;
   return params;
+}
+
+std::vector<ItemSegment> Session::ItemSegmentsOf(const std::vector<PromptItem>& prompt) const {
+  std::vector<ItemSegment> items;
+  items.reserve(prompt.size());
+  for (const auto& p : prompt) {
+    items.push_back(ItemSegment{
+        *p.bytes,
+        p.synthetic ? std::string_view("tool") : std::string_view(history_[p.history_index].origin),
+        p.serial});
+  }
+  return items;
+}
+
+AnthropicCacheOptions Session::AnthropicOptions() const {
+  AnthropicCacheOptions options;
+  options.min_cacheable_tokens =
+      config_.anthropic.min_cacheable_tokens
+          ? static_cast<std::uint64_t>(*config_.anthropic.min_cacheable_tokens)
+          : DefaultMinCacheableTokens(config_.model.slug);
+  options.stable_ttl = config_.anthropic.cache_ttl;
+  return options;
+}
+
+std::string_view Session::BuildProviderBody(const BodyParams& params,
+                                            const std::vector<ItemSegment>& items,
+                                            PromptSegments* segments) {
+  if (config_.provider == Provider::kAnthropic) {
+    return anthropic_builder_.Build(params, items, AnthropicOptions(), segments);
+  }
+  return chat_builder_.Build(params, items, segments);
+}
+
+JsonValue Session::BreakpointsInspect() const {
+  std::vector<PromptItem> prompt =
+      ForPrompt(history_, config_.model.supports_images, &prompt_cache_);
+  AnthropicBodyBuilder builder;
+  builder.Build(BodyParamsFor(config_.model, nullptr, false), ItemSegmentsOf(prompt),
+                AnthropicOptions(), nullptr);
+  JsonValue out = JsonValue::Object();
+  out.Set("provider", JsonValue::String(std::string(ToWire(config_.provider))));
+  out.Set("min_cacheable_tokens",
+          JsonValue::Int(static_cast<std::int64_t>(AnthropicOptions().min_cacheable_tokens)));
+  out.Set("breakpoints", BreakpointPlanToJson(builder.plan()));
+  return out;
 }
 
 std::string Session::BuildBody(const std::vector<PromptItem>& prompt, bool compaction) const {
   std::vector<std::string_view> items;
   items.reserve(prompt.size());
   for (const auto& p : prompt) items.push_back(*p.bytes);
-  return BuildResponsesBody(BodyParamsFor(config_.model, &items, compaction));
+  BodyParams params = BodyParamsFor(config_.model, &items, compaction);
+  if (config_.provider == Provider::kChat) {
+    ChatBodyBuilder builder;
+    return std::string(builder.Build(params, ItemSegmentsOf(prompt), nullptr));
+  }
+  if (config_.provider == Provider::kAnthropic) {
+    AnthropicBodyBuilder builder;
+    return std::string(builder.Build(params, ItemSegmentsOf(prompt), AnthropicOptions(), nullptr));
+  }
+  return BuildResponsesBody(params);
 }
 
 Result<std::string> Session::PromptPreview() const {
@@ -166,6 +238,21 @@ void Session::IssueRequest(EffectSink* sink) {
   std::string id = NextRequestId();
   const std::vector<PromptItem>& prompt =
       prompt_view_.Update(history_, history_epoch_, config_.model.supports_images, &prompt_cache_);
+  if (config_.provider != Provider::kResponses) {
+    // Issue 15: the same items rendered for Chat Completions or Anthropic Messages; the
+    // explainer sees the provider's rendering.
+    PromptSegments segments;
+    segments.model = config_.model.slug;
+    segments.cache_key = config_.CacheKey();
+    std::string_view body = BuildProviderBody(BodyParamsFor(config_.model, nullptr, false),
+                                              ItemSegmentsOf(prompt), &segments);
+    JsonValue plan;
+    if (config_.provider == Provider::kAnthropic)
+      plan = BreakpointPlanToJson(anthropic_builder_.plan());
+    SendRequest(std::move(id), "turn", ProviderEndpoint(config_.provider), std::string(), body,
+                segments, sink, plan.is_null() ? nullptr : &plan);
+    return;
+  }
   std::string_view body = body_builder_.Build(BodyParamsFor(config_.model, nullptr, false), prompt,
                                               prompt_view_.stable_prefix());
 
@@ -181,20 +268,16 @@ void Session::IssueRequest(EffectSink* sink) {
   segments.cache_key = config_.CacheKey();
   segments.instructions_bytes = instructions_json_;
   segments.tools_bytes = advertised_tools_.array_bytes;
-  segments.items.reserve(prompt.size());
-  for (const auto& p : prompt) {
-    segments.items.push_back(ItemSegment{
-        *p.bytes,
-        p.synthetic ? std::string_view("tool") : std::string_view(history_[p.history_index].origin),
-        p.serial});
-  }
+  segments.items = ItemSegmentsOf(prompt);
   SendRequest(std::move(id), "turn", "responses", std::string(), body, segments, sink);
 }
 
 void Session::SendRequest(std::string id, std::string_view purpose, std::string_view endpoint,
                           std::string owned_body, std::string_view built_body,
-                          const PromptSegments& segments, EffectSink* sink) {
+                          const PromptSegments& segments, EffectSink* sink,
+                          const JsonValue* breakpoints) {
   JsonValue report = explainer_.ExplainJson(id, segments);
+  if (breakpoints != nullptr) report.Set("breakpoints", *breakpoints);  // anthropic (issue 15)
   sink->Persist(CacheReportLine(now_ms_, report));
   JsonValue event = MakeEvent("cache_report");
   for (auto& m : report.members()) event.Set(m.key, m.value);

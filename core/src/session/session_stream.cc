@@ -70,8 +70,11 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
   if (*type == "model_error") {
     Advance(now_ms);
     std::optional<std::int64_t> status = delivery.GetInt("status");
-    ModelFailure f = MapModelErrorDelivery(status, delivery.GetString("body").value_or(""),
-                                           delivery.GetString("message").value_or(""));
+    std::string_view error_body = delivery.GetString("body").value_or("");
+    std::string_view error_message = delivery.GetString("message").value_or("");
+    ModelFailure f = request_->endpoint == ProviderEndpoint(Provider::kAnthropic)
+                         ? MapAnthropicErrorDelivery(status, error_body, error_message)
+                         : MapModelErrorDelivery(status, error_body, error_message);
     FailRequest(f.code, f.message, f.retryable, f.retry_after_ms, sink);
     return {};
   }
@@ -98,11 +101,21 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
     for (const auto& w : out.warnings) sink->Warning(w.code, w.message);
     for (const auto& event : out.events) {
       if (!request_ || request_->terminal) break;
-      HandleModelEvent(event, sink);
+      HandleProviderEvent(event, sink);
     }
   }
   if (const JsonValue* events = delivery.Find("events"); events != nullptr && events->is_array()) {
     for (const auto& event : events->items()) {
+      if (!request_ || request_->terminal) break;
+      HandleProviderEvent(event, sink);
+    }
+  }
+  if (delivery.GetBool("end").value_or(false) && request_ && !request_->terminal &&
+      request_->endpoint == ProviderEndpoint(Provider::kChat)) {
+    // A Chat stream that finished without its usage chunk completes at the end.
+    std::vector<JsonValue> events;
+    request_->chat_stream.OnEnd(&events);
+    for (const auto& event : events) {
       if (!request_ || request_->terminal) break;
       HandleModelEvent(event, sink);
     }
@@ -113,6 +126,26 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
     FailRequest(f.code, f.message, f.retryable, f.retry_after_ms, sink);
   }
   return {};
+}
+
+void Session::HandleProviderEvent(const JsonValue& event, EffectSink* sink) {
+  // Issue 15: Chat chunks and Anthropic events become Responses events first, so every
+  // provider shares the effects and retry semantics below.
+  const bool chat = request_->endpoint == ProviderEndpoint(Provider::kChat);
+  if (!chat && request_->endpoint != ProviderEndpoint(Provider::kAnthropic)) {
+    HandleModelEvent(event, sink);
+    return;
+  }
+  std::vector<JsonValue> events;
+  if (chat) {
+    request_->chat_stream.OnChunk(event, &events);
+  } else {
+    request_->anthropic_stream.OnEvent(event, &events);
+  }
+  for (const auto& e : events) {
+    if (!request_ || request_->terminal) break;
+    HandleModelEvent(e, sink);
+  }
 }
 
 void Session::HandleModelEvent(const JsonValue& event, EffectSink* sink) {
@@ -202,6 +235,13 @@ std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
   e.Set("context_tokens", JsonValue::Int(static_cast<std::int64_t>(context_tokens)));
   e.Set("context_window",
         window ? JsonValue::Int(static_cast<std::int64_t>(*window)) : JsonValue());
+  // Anthropic (issue 15): the tokens written to the cache (priced 1.25x), only when reported.
+  if (const JsonValue* details = usage->Find("input_tokens_details");
+      details != nullptr && details->Find("cache_creation_tokens") != nullptr) {
+    e.Set("cache_creation_tokens",
+          JsonValue::Int(static_cast<std::int64_t>(
+              UsageField(usage, "", "input_tokens_details", "cache_creation_tokens"))));
+  }
   sink->Event(std::move(e));
   return context_tokens;
 }

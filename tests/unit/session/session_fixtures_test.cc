@@ -23,9 +23,9 @@ using testing::RunSessionScript;
 
 // Every case in the corpus; CorpusListsEveryCase keeps this in step with the directory.
 const char* const kCases[] = {
-    "compaction",         "defer_tool_added",     "fifty_turns_probe",
-    "host_tools_reverse", "interrupt_one_of_two", "model_switch",
-    "multi_turn_tools",   "retry_after_cut",      "spec_vectors",
+    "compaction",           "defer_tool_added", "fifty_turns_probe", "host_tools_reverse",
+    "interrupt_one_of_two", "layout_per_role",  "model_switch",      "multi_turn_tools",
+    "provider_anthropic",   "provider_chat",    "retry_after_cut",   "spec_vectors",
 };
 
 // Position and context of the first differing byte, for readable failures.
@@ -87,6 +87,10 @@ TEST(SessionFixtures, DeferToolAdded) { RunCase("defer_tool_added"); }
 TEST(SessionFixtures, ModelSwitch) { RunCase("model_switch"); }
 TEST(SessionFixtures, SpecVectors) { RunCase("spec_vectors"); }
 TEST(SessionFixtures, Compaction) { RunCase("compaction"); }
+// Issue 15: the same conversation for each provider, and the Codex 0.169 per_role layout.
+TEST(SessionFixtures, ProviderChat) { RunCase("provider_chat"); }
+TEST(SessionFixtures, ProviderAnthropic) { RunCase("provider_anthropic"); }
+TEST(SessionFixtures, LayoutPerRole) { RunCase("layout_per_role"); }
 
 // SPEC §13.3 / §2.7: resuming each case's rollout (same workspace, current config) gives the same
 // next request body as the uninterrupted session.

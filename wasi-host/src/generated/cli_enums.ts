@@ -6,7 +6,8 @@ export const CLI_ENUM_FLAGS = {
   "approval": ["never", "on-request", "on-failure", "unless-trusted"],
   "sandbox": ["read-only", "workspace-write", "danger-full-access"],
   "agents-refresh": ["selection", "probe"],
-  "format": ["request", "agents", "world-state"],
+  "format": ["request", "agents", "world-state", "breakpoints"],
+  "provider": ["responses", "chat", "anthropic"],
 } as const;
 
 export type CliEnumFlag = keyof typeof CLI_ENUM_FLAGS;

@@ -18,7 +18,7 @@ export async function main(): Promise<void> {
   const effects: Effect[] = session.call('session.start', { config }).effects;
   for (const effect of effects) {
     if (effect.type === 'model_request') {
-      const endpoint: 'responses' | 'responses/compact' = effect.endpoint;
+      const endpoint: 'responses' | 'responses/compact' | 'chat/completions' | 'messages' = effect.endpoint;
       void endpoint;
     } else if (effect.type === 'event' && effect.event.type === 'cache_report') {
       const report: CacheReportEvent = effect.event;

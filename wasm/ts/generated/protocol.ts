@@ -82,7 +82,24 @@ export type ServiceTier =
 export type InspectFormat =
   | "request"
   | "agents"
-  | "world-state";
+  | "world-state"
+  | "breakpoints";
+
+/** The model API the requests are rendered for (docs/providers.md); one history, three renderings. */
+export type Provider =
+  | "responses"
+  | "chat"
+  | "anthropic";
+
+/** How a pass's context fragments become messages in the Responses rendering. */
+export type PromptLayout =
+  | "per_fragment"
+  | "per_role";
+
+/** `anthropic.cache_ttl`: the TTL of the stable breakpoints (tools, system, session context). */
+export type CacheTtl =
+  | "5m"
+  | "1h";
 
 /** Why a request's prefix differs from its predecessor's (the cache report's `break.reason`). */
 export type CacheBreakReason =
@@ -107,7 +124,10 @@ export const ENUM_VALUES = {
   ReasoningSummary: ["none", "auto", "concise", "detailed"],
   Verbosity: ["low", "medium", "high"],
   ServiceTier: ["auto", "default", "flex", "priority", "scale"],
-  InspectFormat: ["request", "agents", "world-state"],
+  InspectFormat: ["request", "agents", "world-state", "breakpoints"],
+  Provider: ["responses", "chat", "anthropic"],
+  PromptLayout: ["per_fragment", "per_role"],
+  CacheTtl: ["5m", "1h"],
   CacheBreakReason: ["model_changed", "cache_key_changed", "instructions_changed", "tools_changed", "history_rewritten_by_compaction", "item_edited"],
 } as const;
 
@@ -250,6 +270,14 @@ export interface SessionConfig {
   task_frontier?: TaskFrontierConfig;
   /** Ours, opt-in: a `<context_budget>` block when usage enters a new 10 % band (docs/context-budget.md). */
   context_budget?: ContextBudgetConfig;
+  /** The model API; `compaction.strategy` remote needs responses. ["responses"] */
+  provider?: Provider;
+  /** How context fragments are grouped into messages. ["per_fragment"] */
+  layout?: PromptLayout;
+  /** Chat `max_completion_tokens`, Anthropic `max_tokens` (8192 there when null). [null] */
+  max_output_tokens?: number | null;
+  /** Anthropic cache planning (docs/providers.md). */
+  anthropic?: AnthropicConfig;
   /** Reserved for custom world-state sections; accepted and ignored. */
   custom?: unknown;
 }
@@ -390,6 +418,14 @@ export interface TaskFrontierConfig {
 export interface ContextBudgetConfig {
   /** [false] */
   enabled?: boolean;
+}
+
+/** Anthropic cache planning (docs/providers.md). */
+export interface AnthropicConfig {
+  /** TTL of the stable breakpoints. ["5m"] */
+  cache_ttl?: CacheTtl;
+  /** The model's cacheable minimum; default by model (Haiku 2048, else 1024). [null] */
+  min_cacheable_tokens?: number | null;
 }
 
 // Methods, effects, events, deliveries

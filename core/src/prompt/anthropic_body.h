@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// AnthropicBodyBuilder: the Anthropic Messages body of a request (issue 15), rendered from the
+// same for_prompt items as the Responses body (SPEC §8.3):
+//   {"model":M,"max_tokens":N,"tools":[…]?,"system":[{"type":"text","text":I}]?,
+//    "messages":[m1,…,mn],"tool_choice":{"type":"none"}? (compaction with tools),"stream":true}
+// Tools and system come first, in Anthropic's cache order (tools → system → messages), so the
+// body's bytes follow the prefix the cache sees. m_i = the items' renderings
+// (provider_items.h, one message per item; the API joins consecutive same-role turns).
+// The breakpoint plan (breakpoint_planner.h) adds `"cache_control":{…}` to the last tool, the
+// system block, the session context's last message and the newest message's last block; the
+// newest mark moves each request, so a body extends the previous one except for that one mark.
+// Invariants:
+//  - Each item is rendered once, cached by its serial (non-zero only); the cache keeps only the
+//    items of the last build.
+//  - Build() fills the explainer's segments from the unmarked renderings (marks are not
+//    content): instructions = the system array, tools = the tools array, items = the messages.
+//    Views into the builder, valid until the next Build().
+//  - max_tokens = p.max_output_tokens, else kDefaultAnthropicMaxTokens (the API requires it).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "prompt/breakpoint_planner.h"
+#include "prompt/cache_explainer.h"
+#include "prompt/provider_items.h"
+#include "prompt/render_cache.h"
+#include "prompt/request_body.h"
+
+namespace agentctx {
+
+inline constexpr std::int64_t kDefaultAnthropicMaxTokens = 8192;
+
+struct AnthropicCacheOptions {
+  std::uint64_t min_cacheable_tokens = 1024;
+  CacheTtl stable_ttl = CacheTtl::k5m;
+};
+
+class AnthropicBodyBuilder {
+ public:
+  /// The body for `p` (p.items ignored) with `items` (for_prompt order; bytes and origins valid
+  /// during the call). Fills `segments` (model and cache_key excluded) for CacheExplainer.
+  std::string_view Build(const BodyParams& p, const std::vector<ItemSegment>& items,
+                         const AnthropicCacheOptions& cache, PromptSegments* segments);
+  std::string_view body() const { return body_; }
+  /// The plan of the last Build().
+  const BreakpointPlan& plan() const { return plan_; }
+
+ private:
+  std::string body_;
+  std::string system_;        // unmarked system array
+  std::string tools_source_;  // the canonical tools array tools_ was made from
+  std::vector<std::string> tools_;
+  std::string tools_array_;  // unmarked tools array
+  std::vector<std::string_view> messages_;
+  std::vector<std::string_view> origins_;
+  std::vector<std::string> owned_;  // messages of serial-less items
+  RenderCache<AnthropicMessage, RenderAnthropicMessage> rendered_;
+  BreakpointPlan plan_;
+};
+
+/// True for the origins of world-state context items (a section id), false for user, model,
+/// tool and compaction items.
+bool IsContextOrigin(std::string_view origin);
+
+}  // namespace agentctx

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+// Sessions on each provider (issue 15), end to end through the Engine facade against the mock:
+// Chat bodies extend each other, Anthropic requests carry 1–4 breakpoints and read the cache from
+// the second request on, failures map to the same retryable errors, bad config is refused.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "protocol/json_codec.h"
+#include "session/config.h"
+#include "session/session.h"
+#include "support/memory_file_system.h"
+#include "support/session_driver.h"
+
+namespace agentctx {
+namespace {
+
+using testing::SessionDriver;
+
+// Base instructions (unset) make the prompt long enough for the caches' minimums.
+std::string Config(const std::string& extra) {
+  return R"({"session_id":"prov-1","model":{"slug":"mock-1"},"approval_policy":"never",)"
+         R"("environments":[{"id":"local","cwd":"/repo","shell":"bash","fs":"workspace"}])" +
+         extra + "}";
+}
+
+void AddFiles(SessionDriver* d) {
+  ASSERT_TRUE(d->fs()->AddFile("/repo/src/a.txt", "one\ntwo\n").has_value());
+  ASSERT_TRUE(d->fs()->AddFile("/repo/src/b.txt", "three\n").has_value());
+}
+
+std::vector<const JsonValue*> Events(const std::vector<JsonValue>& effects, std::string_view type) {
+  std::vector<const JsonValue*> out;
+  for (const auto& e : effects) {
+    if (e.GetString("type") != "event") continue;
+    if (e.Find("event")->GetString("type") == type) out.push_back(e.Find("event"));
+  }
+  return out;
+}
+
+// The body up to (not including) the `]` that closes its messages.
+std::string UpToLastMessage(const std::string& body) {
+  std::size_t end = body.rfind("],\"tools\"");
+  if (end == std::string::npos) end = body.rfind("],\"stream\"");
+  return body.substr(0, end);
+}
+
+void RunThreeTurns(SessionDriver* d, std::vector<JsonValue>* all) {
+  for (const char* text : {"Please read src/a.txt and src/b.txt.",
+                           "What is in the folder? #mock-list:/repo", "Thanks."}) {
+    auto effects = d->Submit(text, 1000 * static_cast<std::int64_t>(all->size() + 1));
+    all->insert(all->end(), effects.begin(), effects.end());
+  }
+}
+
+TEST(ProviderSession, ChatBodiesExtendThePreviousOneAndReportCachedTokens) {
+  SessionDriver d;
+  AddFiles(&d);
+  d.chunk_size = 7;  // the SSE split into small pieces
+  ASSERT_NE(d.Start(Config(R"(,"provider":"chat")")).find("\"ok\":true"), std::string::npos);
+  std::vector<JsonValue> all;
+  RunThreeTurns(&d, &all);
+  const auto& bodies = d.request_bodies();
+  ASSERT_GE(bodies.size(), 5u) << d.Call("history", "{}");
+  for (std::size_t i = 1; i < bodies.size(); ++i) {
+    EXPECT_TRUE(bodies[i].starts_with(UpToLastMessage(bodies[i - 1]))) << "request " << i + 1;
+    EXPECT_NE(bodies[i].find(R"("stream_options":{"include_usage":true})"), std::string::npos);
+  }
+  auto usage = Events(all, "token_usage");
+  ASSERT_EQ(usage.size(), bodies.size());
+  EXPECT_EQ(usage[0]->GetInt("cached_tokens"), 0);
+  for (std::size_t i = 1; i < usage.size(); ++i) EXPECT_GT(*usage[i]->GetInt("cached_tokens"), 0);
+  for (const auto* report : Events(all, "cache_report")) {
+    EXPECT_TRUE(report->Find("break")->is_null()) << ToJson(*report);
+  }
+  auto history = d.Call("history", "{}");
+  EXPECT_NE(history.find("Read src/a.txt: 2 lines."), std::string::npos);
+}
+
+TEST(ProviderSession, AnthropicRequestsCarryBreakpointsAndReadTheCacheFromTheSecond) {
+  SessionDriver d;
+  AddFiles(&d);
+  ASSERT_NE(d.Start(Config(R"(,"provider":"anthropic","anthropic":{"cache_ttl":"1h"})"))
+                .find("\"ok\":true"),
+            std::string::npos);
+  std::vector<JsonValue> all;
+  RunThreeTurns(&d, &all);
+  const auto& bodies = d.request_bodies();
+  for (const auto& body : bodies) {
+    std::size_t marks = 0;
+    for (auto at = body.find("\"cache_control\""); at != std::string::npos;
+         at = body.find("\"cache_control\"", at + 1)) {
+      ++marks;
+    }
+    EXPECT_GE(marks, 1u);
+    EXPECT_LE(marks, 4u);
+  }
+  auto usage = Events(all, "token_usage");
+  ASSERT_EQ(usage.size(), bodies.size());
+  EXPECT_EQ(usage[0]->GetInt("cached_tokens"), 0);
+  EXPECT_GT(*usage[0]->GetInt("cache_creation_tokens"), 0);
+  for (std::size_t i = 1; i < usage.size(); ++i) {
+    EXPECT_GT(*usage[i]->GetInt("cached_tokens"), 0) << "request " << i + 1;
+  }
+  auto reports = Events(all, "cache_report");
+  ASSERT_FALSE(reports.empty());
+  const JsonValue* plan = reports.back()->Find("breakpoints");
+  ASSERT_NE(plan, nullptr);
+  EXPECT_EQ(plan->items().size(), 4u);
+  auto inspected = ParseJson(d.Call("inspect", R"({"format":"breakpoints"})"));
+  ASSERT_TRUE(inspected.has_value());
+  const JsonValue* value = inspected->Find("value");
+  ASSERT_NE(value, nullptr) << ToJson(*inspected);
+  EXPECT_EQ(value->GetString("provider"), "anthropic");
+  EXPECT_EQ(value->Find("breakpoints")->items().size(), 4u);
+}
+
+TEST(ProviderSession, ResponsesReportHasNoBreakpointsAndKeepsItsEndpoint) {
+  SessionDriver d;
+  d.Start(Config(""));
+  auto effects = d.Submit("hi", 1000);
+  for (const auto* report : Events(effects, "cache_report")) {
+    EXPECT_EQ(report->Find("breakpoints"), nullptr);
+  }
+  bool saw_request = false;
+  for (const auto& e : effects) {
+    if (e.GetString("type") != "model_request") continue;
+    saw_request = true;
+    EXPECT_EQ(e.GetString("endpoint"), "responses");
+  }
+  EXPECT_TRUE(saw_request);
+}
+
+TEST(ProviderSession, ConfigKeysAreValidatedAsAWhole) {
+  std::vector<Warning> warnings;
+  auto ok = ParseSessionConfig(
+      *ParseJson(Config(R"(,"provider":"anthropic","layout":"per_role","max_output_tokens":512,)"
+                        R"("anthropic":{"cache_ttl":"1h","min_cacheable_tokens":2048})")),
+      &warnings);
+  ASSERT_TRUE(ok.has_value()) << ok.error().message;
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(ok->provider, Provider::kAnthropic);
+  EXPECT_EQ(ok->layout, PromptLayout::kPerRole);
+  EXPECT_EQ(ok->max_output_tokens, 512);
+  EXPECT_EQ(ok->anthropic.cache_ttl, CacheTtl::k1h);
+  EXPECT_EQ(ok->anthropic.min_cacheable_tokens, 2048);
+  auto defaults = ParseSessionConfig(*ParseJson(Config("")), nullptr);
+  EXPECT_EQ(defaults->provider, Provider::kResponses);
+  EXPECT_EQ(defaults->layout, PromptLayout::kPerFragment);
+  for (const char* bad :
+       {R"(,"provider":"gemini")", R"(,"provider":3)", R"(,"layout":"flat")",
+        R"(,"max_output_tokens":0)", R"(,"anthropic":{"cache_ttl":"1d"})", R"(,"anthropic":[])",
+        R"(,"provider":"chat","compaction":{"strategy":"remote"})"}) {
+    auto parsed = ParseSessionConfig(*ParseJson(Config(bad)), nullptr);
+    ASSERT_FALSE(parsed.has_value()) << bad;
+    EXPECT_EQ(parsed.error().code, ErrorCode::kInvalidConfig) << bad;
+  }
+  // An update to a bad provider is refused and changes nothing.
+  SessionDriver d;
+  d.Start(Config(R"(,"provider":"chat")"));
+  auto refused = d.Update(R"({"provider":"nope"})", 10);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].Find("error")->GetString("code"), "invalid_config");
+  d.Submit("hi", 20);
+  EXPECT_NE(d.request_bodies().back().find("\"messages\":["), std::string::npos);
+}
+
+TEST(ProviderSession, LocalCompactionRunsOnEveryProvider) {
+  for (const char* provider : {"chat", "anthropic"}) {
+    SCOPED_TRACE(provider);
+    SessionDriver d;
+    AddFiles(&d);
+    ASSERT_NE(
+        d.Start(Config(std::string(R"(,"provider":")") + provider + "\"")).find("\"ok\":true"),
+        std::string::npos);
+    d.Submit("Please read src/a.txt and src/b.txt.", 1000);
+    auto compacted = d.Compact(2000);
+    bool completed = false;
+    for (const auto* e : Events(compacted, "compaction")) {
+      completed = completed || e->GetString("phase") == "completed";
+    }
+    EXPECT_TRUE(completed);
+    const std::string& compact_body = d.request_bodies().back();
+    EXPECT_NE(compact_body.find("You are performing a CONTEXT CHECKPOINT COMPACTION"),
+              std::string::npos);
+    EXPECT_NE(compact_body.find("\"messages\":["), std::string::npos);
+    d.Submit("Thanks.", 3000);
+    EXPECT_NE(d.request_bodies().back().find("MOCK SUMMARY"), std::string::npos);
+    EXPECT_NE(d.Call("history", "{}").find("Mock reply to: Thanks."), std::string::npos);
+  }
+}
+
+// A Session driven directly, so failures and retries can be scripted.
+class Direct {
+ public:
+  explicit Direct(const std::string& config) {
+    FileSystemMap map;
+    map["workspace"] = std::make_shared<MemoryFileSystem>();
+    EffectSink sink;
+    auto parsed = ParseSessionConfig(*ParseJson(config), nullptr);
+    EXPECT_TRUE(parsed.has_value());
+    auto created = Session::Create(std::move(*parsed), map, 0, &sink);
+    EXPECT_TRUE(created.has_value());
+    if (created) session_ = std::move(*created);
+  }
+  std::string Run(const std::function<Result<void>(EffectSink*)>& call) {
+    EffectSink sink;
+    EXPECT_TRUE(call(&sink).has_value());
+    std::vector<std::string_view> attachments;
+    return sink.ToJson(&attachments);
+  }
+  std::string Submit(const std::string& text) {
+    SubmitInput input{text, {}, std::nullopt};
+    return Run([&](EffectSink* s) { return session_->Submit(input, 1000, s); });
+  }
+  std::string Deliver(const std::string& json) {
+    return Run([&](EffectSink* s) { return session_->Deliver(*ParseJson(json), 1000, s); });
+  }
+  std::string Retry() {
+    return Run([&](EffectSink* s) { return session_->Retry("req-1", 1000, s); });
+  }
+  std::string History() const { return ToJson(session_->History()); }
+
+ private:
+  std::unique_ptr<Session> session_;
+};
+
+TEST(ProviderSession, AnthropicOverloadedIsRetryableAndLeavesHistoryUntouched) {
+  Direct d(Config(R"(,"provider":"anthropic")"));
+  std::string submitted = d.Submit("hi");
+  EXPECT_NE(submitted.find(R"("endpoint":"messages")"), std::string::npos);
+  std::string history = d.History();
+  std::string failed = d.Deliver(
+      R"({"type":"model_error","request_id":"req-1","status":529,)"
+      R"("body":"{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"})");
+  EXPECT_NE(failed.find(R"("code":"server_overloaded")"), std::string::npos) << failed;
+  EXPECT_NE(failed.find(R"("retryable":true)"), std::string::npos);
+  EXPECT_EQ(d.History(), history);
+  std::string retried = d.Retry();
+  EXPECT_NE(retried.find(R"("attempt":2)"), std::string::npos) << retried;
+  // A mid-stream error event fails the attempt the same way.
+  std::string stream_error = d.Deliver(
+      R"({"type":"model_events","request_id":"req-1","sse":"event: error\ndata: )"
+      R"({\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"try again in 3s\"}}\n\n"})");
+  EXPECT_NE(stream_error.find(R"("code":"rate_limited")"), std::string::npos) << stream_error;
+  EXPECT_NE(stream_error.find(R"("retry_after_ms":3000)"), std::string::npos);
+}
+
+TEST(ProviderSession, ChatStreamCutBeforeFinishIsAStreamError) {
+  Direct d(Config(R"(,"provider":"chat")"));
+  d.Submit("hi");
+  d.Deliver(
+      R"({"type":"model_events","request_id":"req-1","sse":"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"par\"}}]}\n\n"})");
+  std::string ended = d.Deliver(R"({"type":"model_events","request_id":"req-1","end":true})");
+  EXPECT_NE(ended.find(R"("code":"stream_error")"), std::string::npos) << ended;
+  EXPECT_EQ(d.History().find("par"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace agentctx

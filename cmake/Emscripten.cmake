@@ -44,9 +44,14 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/prompt/chat_body.cc"
     "${PROJECT_SOURCE_DIR}/core/src/prompt/anthropic_body.cc"
     "${PROJECT_SOURCE_DIR}/core/src/prompt/breakpoint_planner.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/protocol/chat_stream.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/protocol/anthropic_stream.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/session/chat_stream.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/session/anthropic_stream.cc"
     "${PROJECT_SOURCE_DIR}/core/src/protocol/responses_events.cc")
+  foreach(_actx_file IN LISTS _actx_cold)  # a moved file must not silently lose its -Oz
+    if(NOT EXISTS "${_actx_file}")
+      message(FATAL_ERROR "cmake/Emscripten.cmake: cold module ${_actx_file} does not exist")
+    endif()
+  endforeach()
   set_source_files_properties(${_actx_cold} TARGET_DIRECTORY agentctx_core
     PROPERTIES COMPILE_OPTIONS "$<$<CONFIG:Release>:-Oz>")
 endif()

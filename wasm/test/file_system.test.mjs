@@ -42,6 +42,26 @@ test('bad FileSystem objects are AgentctxError invalid_input, never a crash or a
   engine.dispose();
 });
 
+test('Regression Issue17 memory FileSystem stat of a missing path is not quadratic in depth', () => {
+  // Depth 20 000: walking every ancestor per stat (as before) took minutes here; the answers
+  // must be those of a walk from the root.
+  const depth = 20000;
+  const dir = '/' + Array.from({ length: depth }, (_, i) => `d${i}`).join('/');
+  const fs = createMemoryFileSystem({ [`${dir}/f`]: 'x' });
+  for (let i = 0; i < 200; i++) {
+    assert.equal(fs.stat(`${dir}/AGENTS.md`).code, 'not_found');
+    assert.equal(fs.stat(`${dir}/missing/deeper/AGENTS.md`).code, 'not_found');
+  }
+  assert.equal(fs.stat(`${dir}/f/x/y`).code, 'not_a_directory');
+  assert.equal(fs.stat(`${dir}/f/x`).code, 'not_a_directory');
+  assert.equal(fs.stat(`/d0/d1/nope/x`).code, 'not_found');
+  assert.equal(fs.write(`${dir}/f/x`, new Uint8Array([1]), true).code, 'not_a_directory');
+  assert.equal(fs.write(`${dir}/new/a`, new Uint8Array([1]), false).code, 'not_found');
+  assert.equal(fs.write(`${dir}/new/deeper/a`, new Uint8Array([1]), true).ok, true);
+  assert.equal(fs.stat(`${dir}/new/deeper`).kind, 'dir');
+  assert.equal(fs.stat(`${dir}/new/deeper/a`).size, 1);
+});
+
 test('memory FileSystem: stat, read, list and the SPEC §3 error vectors', () => {
   const fs = createMemoryFileSystem({ '/w/a.txt': 'héllo', '/w/sub/b.bin': new Uint8Array([0, 255]) });
   assert.equal(fs.sandboxed(), true);

@@ -266,7 +266,8 @@ export type WarningCode =
   | 'unknown_config_key' | 'stale_delivery' | 'unsupported_item' | 'sse_parse_error'
   | 'agents_md_read_warning' | 'agents_md_truncated' | 'agents_md_import_warning'
   | 'tool_name_collision' | 'step_limit'
-  | 'rollout_torn_line' | 'world_state_patch_without_full' | 'snapshot_restore_failed'
+  | 'rollout_torn_line' | 'rollout_line_too_large' | 'rollout_duplicate_item' | 'rollout_out_of_order'
+  | 'sse_event_too_large' | 'world_state_patch_without_full' | 'snapshot_restore_failed'
   | 'compaction_trimmed' | 'compaction_stalled' | 'long_thread';
 
 // ---------------------------------------------------------------------------------------------

@@ -158,3 +158,21 @@ test('Node directory FileSystem: a convenience over node:fs (not a sandbox)', ()
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('Regression Issue17 a huge global AGENTS.md is read up to 1 MiB through the package', async () => {
+  // 20 MB here; 50 MB took 31 s and 2.4 GB before the read was capped.
+  const engine = await createEngine();
+  const fs = createMemoryFileSystem({ '/home/AGENTS.md': '- rule\n'.repeat(3_000_000), '/repo/a.txt': 'A' });
+  const session = engine.openSession({ workspace: fs });
+  const config = { session_id: 's-big-global', model: { slug: 'mock-1' }, agents_md: { home_dir: '/home' },
+    environments: [{ id: 'local', cwd: '/repo', fs: 'workspace' }] };
+  const start = session.call('session.start', { config, now_ms: 0 });
+  const warnings = start.effects.filter((e) => e.type === 'event' && e.event.type === 'warning').map((e) => e.event);
+  assert.ok(warnings.some((w) => w.code === 'agents_md_truncated' && w.message.includes('over the limit of 1048576 bytes')), JSON.stringify(warnings));
+  const { effects } = session.call('submit', { text: 'hi', now_ms: 1 });
+  const body = effects.find((e) => e.type === 'model_request').bodyText;
+  assert.ok(body.includes('[global AGENTS.md instructions truncated: 19951424 bytes omitted to fit the 1048576-byte limit]'));
+  assert.ok(body.length < 2 * 1024 * 1024, `body is ${body.length} bytes`);
+  session.close();
+  engine.dispose();
+});

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// `npm run stress [-- --trials N] [--only-crash | --only-hostile]`: the reliability suites at
+// `npm run stress [-- --trials N] [--only-crash | --only-hostile] [--case TEXT]`: the reliability suites at
 // full size (issue 17; docs/RELIABILITY.md), on the assembled WASI CLI (wasm/dist/wasi):
 //  1. crash consistency: N seeded kill -9 trials (default 110: 70 during `run`, 40 during
 //     `resume`; tests/stress/crash_trials.mjs), none may lose anything;
@@ -53,7 +53,8 @@ if (!args.includes('--only-hostile')) {
 
 if (!args.includes('--only-crash')) {
   md.push('## Hostile inputs', '', '| case | size | outcome | time (ms) | max RSS (MB) |', '|---|---|---|---|---|');
-  for (const c of CASES) {
+  const pick = args.indexOf('--case') === -1 ? undefined : args[args.indexOf('--case') + 1];
+  for (const c of CASES.filter((x) => pick === undefined || x.name.includes(pick))) {
     const r = await runCase(c, 'stress');
     const bounds = [];
     if (r.ms > 10000) bounds.push('over 10 s');

@@ -21,8 +21,9 @@ std::vector<std::string> ItemKeys(const JsonValue& item) {
   std::string_view type = ItemType(item);
   std::string_view call_id = item.GetString("call_id").value_or("");
   if (!call_id.empty()) {
-    if (EndsWith(type, "_call"))
+    if (EndsWith(type, "_call")) {
       keys.push_back("call " + std::string(type) + " " + std::string(call_id));
+    }
     if (EndsWith(type, "_output")) {
       keys.push_back("output " + std::string(type) + " " + std::string(call_id));
     }

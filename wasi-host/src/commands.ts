@@ -230,8 +230,14 @@ async function repl(s: Session): Promise<number> {
     const line = raw.trim();
     if (line === '/exit' || line === '/quit') break;
     if (line !== '') {
-      const outcome = line === '/compact' ? await compact(s, '/compact') : await submit(s, line);
-      describeOutcome(outcome);
+      try {
+        const outcome = line === '/compact' ? await compact(s, '/compact') : await submit(s, line);
+        describeOutcome(outcome);
+      } catch (e) {
+        // A refused line (e.g. a submit over 16 MiB) is said; the session goes on (issue 17).
+        if (!(e instanceof EngineError) || e.code !== 'invalid_input') throw e;
+        process.stderr.write(`agentctx: invalid_input: ${e.message.replace(/\s+/g, ' ')}\n`);
+      }
     }
     prompt();
   }
@@ -327,17 +333,19 @@ async function runScript(s: Session, steps: NonNullable<ReturnType<typeof parseS
   return 0;
 }
 
+function readRolloutBytes(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch {
+    throw new HostInputError(`${file}: cannot read the rollout`);
+  }
+}
+
 export async function resumeCommand(args: string[], o: CliOptions, load: GuestLoader): Promise<number> {
   const [file, ...rest] = args;
   if (file === undefined) throw new HostInputError('resume needs a rollout FILE.jsonl');
   const prompt = rest.length > 0 ? rest.join(' ') : undefined;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new HostInputError(`${file}: cannot read the rollout`);
-  }
-  const facts = rolloutFacts(text, file);
+  const facts = rolloutFacts(readRolloutBytes(file), file); // not kept: prepareResume reads it again
   let cwd = facts.cwd;
   if (o.cwd === undefined && cwd !== undefined) {
     try {
@@ -353,7 +361,7 @@ export async function resumeCommand(args: string[], o: CliOptions, load: GuestLo
     bindRollout(s, o.home, prepared.hostPath);
     s.output.host({ type: 'session', session_id: facts.sessionId, rollout: prepared.hostPath, ...(prepared.copied ? { copied_from: file } : {}) });
     // The rollout crosses as bytes beside the JSON (never escaped into it).
-    await s.driver.drive(s.driver.call('session.resume', { config: s.config, rollout: Buffer.from(prepared.text, 'utf8') }));
+    await s.driver.drive(s.driver.call('session.resume', { config: s.config, rollout: prepared.bytes }));
   } catch (e) {
     // A resume that failed leaves no copy of an outside rollout behind in <home>/sessions.
     if (prepared.copied) {

@@ -30,6 +30,13 @@ export function guestPathInHome(home: string, hostPath: string): string | undefi
   return `${GUEST_HOME}/${rel.split(sep).join('/')}`;
 }
 
+/**
+ * The longest rollout line the engine parses (core/src/rollout/rollout_reader.h
+ * kMaxRolloutLineBytes, 64 MiB); the host never decodes a longer line either (issue 17: a
+ * 200 MB line made `resume` run out of memory in JSON.parse).
+ */
+export const MAX_ROLLOUT_LINE_BYTES = 64 * 1024 * 1024;
+
 /** What the host needs from a rollout before resuming it. */
 export interface RolloutFacts {
   sessionId: string;
@@ -37,10 +44,23 @@ export interface RolloutFacts {
   cwd?: string;
 }
 
-export function rolloutFacts(text: string, file: string): RolloutFacts {
+/** Each line of `bytes` (without its LF) as [start, end) offsets. */
+function* lineBounds(bytes: Buffer): Generator<[number, number]> {
+  let start = 0;
+  while (start < bytes.length) {
+    const lf = bytes.indexOf(10, start);
+    const end = lf === -1 ? bytes.length : lf;
+    yield [start, end];
+    start = end + 1;
+  }
+}
+
+export function rolloutFacts(bytes: Buffer, file: string): RolloutFacts {
   let sessionId: string | undefined;
   let cwd: string | undefined;
-  for (const line of text.split('\n')) {
+  for (const [start, end] of lineBounds(bytes)) {
+    if (end - start > MAX_ROLLOUT_LINE_BYTES) continue; // the engine skips it with a warning
+    const line = bytes.toString('utf8', start, end);
     if (line.trim() === '') continue;
     let v: { type?: string; payload?: { id?: unknown; cwd?: unknown } };
     try {
@@ -61,36 +81,39 @@ export function rolloutFacts(text: string, file: string): RolloutFacts {
   return facts;
 }
 
-/** How the text must change so appended lines start on a line of their own. */
-function repairTail(text: string): { keep: number; addNewline: boolean } {
-  if (text === '') return { keep: 0, addNewline: false };
-  const complete = text.endsWith('\n');
-  const body = complete ? text.slice(0, -1) : text;
-  const cut = body.lastIndexOf('\n') + 1;
-  const last = body.slice(cut);
-  let parses = true;
-  try {
-    JSON.parse(last);
-  } catch {
-    parses = false;
+/** How the bytes must change so appended lines start on a line of their own. */
+function repairTail(bytes: Buffer): { keep: number; addNewline: boolean } {
+  if (bytes.length === 0) return { keep: 0, addNewline: false };
+  const complete = bytes[bytes.length - 1] === 10;
+  const bodyEnd = complete ? bytes.length - 1 : bytes.length;
+  const cut = bodyEnd === 0 ? 0 : bytes.lastIndexOf(10, bodyEnd - 1) + 1;
+  // A last line over the limit is skipped by the engine with a warning, not dropped: keep it.
+  let parses = bodyEnd - cut > MAX_ROLLOUT_LINE_BYTES;
+  if (!parses) {
+    try {
+      JSON.parse(bytes.toString('utf8', cut, bodyEnd));
+      parses = true;
+    } catch {
+      parses = false;
+    }
   }
-  if (parses) return { keep: Buffer.byteLength(text), addNewline: !complete };
+  if (parses) return { keep: bytes.length, addNewline: !complete };
   // A bad last line — torn (no LF) or garbage that ends in an LF — is dropped from the file
   // before anything is appended after it: the engine warns about it on this resume, and the
   // next resume must not find it in the middle of the file (that would be rollout_corrupt).
-  return { keep: Buffer.byteLength(text.slice(0, cut)), addNewline: false };
+  return { keep: cut, addNewline: false };
 }
 
 /**
  * Prepares `file` for appending: returns the host path the session continues in (the file
- * itself under `home`, else a copy in `<home>/sessions/`) and the text to resume from.
+ * itself under `home`, else a copy in `<home>/sessions/`) and the bytes to resume from.
  */
-export function prepareResume(home: string, file: string): { hostPath: string; guestPath: string; text: string; copied: boolean } {
-  let text: string;
+export function prepareResume(home: string, file: string): { hostPath: string; guestPath: string; bytes: Buffer; copied: boolean } {
+  let bytes: Buffer;
   let real: string;
   try {
     real = realpathSync(file);
-    text = readFileSync(real, 'utf8');
+    bytes = readFileSync(real);
   } catch {
     throw new HostInputError(`${file}: cannot read the rollout`);
   }
@@ -107,8 +130,8 @@ export function prepareResume(home: string, file: string): { hostPath: string; g
     guestPath = guestPathInHome(home, candidate) as string;
     copied = true;
   }
-  const { keep, addNewline } = repairTail(text);
-  if (keep < Buffer.byteLength(text)) truncateSync(hostPath, keep);
+  const { keep, addNewline } = repairTail(bytes);
+  if (keep < bytes.length) truncateSync(hostPath, keep);
   if (addNewline) appendFileSync(hostPath, '\n');
-  return { hostPath, guestPath, text, copied };
+  return { hostPath, guestPath, bytes, copied };
 }

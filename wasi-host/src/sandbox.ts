@@ -104,6 +104,16 @@ export function resolveHostPath(
   let parts = rel.split('/').filter((p) => p !== '' && p !== '.');
   let cur = base;
   let links = 0;
+  // The usual call names an entry of a directory already walked: take its parent in one step
+  // (component by component, each join is as long as the path, so a 2 000-deep tree made
+  // every call quadratic; issue 17). A memoised real directory has no link on its way.
+  if (realDirs !== undefined && parts.length > 1 && !parts.includes('..')) {
+    const parent = join(base, ...parts.slice(0, -1));
+    if (realDirs.has(parent)) {
+      cur = parent;
+      parts = parts.slice(-1);
+    }
+  }
   while (parts.length > 0) {
     const name = parts.shift() as string;
     if (name === '..') {

@@ -257,4 +257,20 @@ describe('wrapWasiImports', () => {
     assert.equal(resolveHostPath(ws, 'missing/x/y', true), join(ws, 'missing/x/y'));
     assert.equal(resolveHostPath(ws, 'loop', true), undefined);
   });
+
+  test('Regression Issue17 resolveHostPath with the memo answers as without it', () => {
+    // The memo takes a walked parent in one step (a 2 000-deep tree was quadratic per call);
+    // the answers, links included, must not change.
+    const memo = new Set();
+    const paths = ['subalias/b.txt', 'deep/up/b.txt', 'out-rel/secret.txt', 'chain1', 'missing/x/y', 'loop',
+      'sub/b.txt', 'sub/missing', 'deep/up/../b.txt', 'sub/../subalias/b.txt'];
+    for (let round = 0; round < 2; round++) {
+      for (const p of paths) {
+        for (const follow of [true, false]) {
+          assert.equal(resolveHostPath(ws, p, follow, memo), resolveHostPath(ws, p, follow), `${p} ${follow} round ${round}`);
+        }
+      }
+    }
+    assert.ok(memo.has(join(ws, 'sub')));
+  });
 });

@@ -42,6 +42,26 @@ test('bad FileSystem objects are AgentctxError invalid_input, never a crash or a
   engine.dispose();
 });
 
+test('Regression Issue17 memory FileSystem stat of a missing path is not quadratic in depth', () => {
+  // Depth 20 000: walking every ancestor per stat (as before) took minutes here; the answers
+  // must be those of a walk from the root.
+  const depth = 20000;
+  const dir = '/' + Array.from({ length: depth }, (_, i) => `d${i}`).join('/');
+  const fs = createMemoryFileSystem({ [`${dir}/f`]: 'x' });
+  for (let i = 0; i < 200; i++) {
+    assert.equal(fs.stat(`${dir}/AGENTS.md`).code, 'not_found');
+    assert.equal(fs.stat(`${dir}/missing/deeper/AGENTS.md`).code, 'not_found');
+  }
+  assert.equal(fs.stat(`${dir}/f/x/y`).code, 'not_a_directory');
+  assert.equal(fs.stat(`${dir}/f/x`).code, 'not_a_directory');
+  assert.equal(fs.stat(`/d0/d1/nope/x`).code, 'not_found');
+  assert.equal(fs.write(`${dir}/f/x`, new Uint8Array([1]), true).code, 'not_a_directory');
+  assert.equal(fs.write(`${dir}/new/a`, new Uint8Array([1]), false).code, 'not_found');
+  assert.equal(fs.write(`${dir}/new/deeper/a`, new Uint8Array([1]), true).ok, true);
+  assert.equal(fs.stat(`${dir}/new/deeper`).kind, 'dir');
+  assert.equal(fs.stat(`${dir}/new/deeper/a`).size, 1);
+});
+
 test('memory FileSystem: stat, read, list and the SPEC §3 error vectors', () => {
   const fs = createMemoryFileSystem({ '/w/a.txt': 'héllo', '/w/sub/b.bin': new Uint8Array([0, 255]) });
   assert.equal(fs.sandboxed(), true);
@@ -137,4 +157,22 @@ test('Node directory FileSystem: a convenience over node:fs (not a sandbox)', ()
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test('Regression Issue17 a huge global AGENTS.md is read up to 1 MiB through the package', async () => {
+  // 20 MB here; 50 MB took 31 s and 2.4 GB before the read was capped.
+  const engine = await createEngine();
+  const fs = createMemoryFileSystem({ '/home/AGENTS.md': '- rule\n'.repeat(3_000_000), '/repo/a.txt': 'A' });
+  const session = engine.openSession({ workspace: fs });
+  const config = { session_id: 's-big-global', model: { slug: 'mock-1' }, agents_md: { home_dir: '/home' },
+    environments: [{ id: 'local', cwd: '/repo', fs: 'workspace' }] };
+  const start = session.call('session.start', { config, now_ms: 0 });
+  const warnings = start.effects.filter((e) => e.type === 'event' && e.event.type === 'warning').map((e) => e.event);
+  assert.ok(warnings.some((w) => w.code === 'agents_md_truncated' && w.message.includes('over the limit of 1048576 bytes')), JSON.stringify(warnings));
+  const { effects } = session.call('submit', { text: 'hi', now_ms: 1 });
+  const body = effects.find((e) => e.type === 'model_request').bodyText;
+  assert.ok(body.includes('[global AGENTS.md instructions truncated: 19951424 bytes omitted to fit the 1048576-byte limit]'));
+  assert.ok(body.length < 2 * 1024 * 1024, `body is ${body.length} bytes`);
+  session.close();
+  engine.dispose();
 });

@@ -19,21 +19,31 @@ export interface AttachmentSource {
 
 const decoder = new TextDecoder();
 
+// `value` with every Uint8Array replaced by {"$bytes": i} (pushed to `inputs`), copying only
+// the arrays and plain objects on the way. Done before JSON.stringify, which would call a
+// Buffer's toJSON first: a 200 MB Buffer became an array of 200 million numbers (issue 17).
+// Objects with their own toJSON (Date, …) are left to JSON.stringify.
+function replaceBytes(value: unknown, inputs: Uint8Array[]): unknown {
+  if (value instanceof Uint8Array) {
+    inputs.push(value);
+    return { $bytes: inputs.length - 1 };
+  }
+  if (Array.isArray(value)) return value.map((v) => replaceBytes(v, inputs));
+  if (value === null || typeof value !== 'object' || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return value;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = replaceBytes(v, inputs);
+  return out;
+}
+
 /** The JSON of `input` (undefined -> {}) with every Uint8Array replaced by a reference. */
 export function encodeInput(input: unknown): { json: string; inputs: Uint8Array[] } {
   if (input === undefined) return { json: '{}', inputs: [] };
   const inputs: Uint8Array[] = [];
   let json: string | undefined;
   try {
-    json = JSON.stringify(input, function (this: unknown, key: string, value: unknown) {
-      // The holder's own value: toJSON (e.g. Node's Buffer) has already run on `value`.
-      const original = key === '' ? input : (this as Record<string, unknown>)[key];
-      if (original instanceof Uint8Array) {
-        inputs.push(original);
-        return { $bytes: inputs.length - 1 };
-      }
-      return value;
-    });
+    json = JSON.stringify(replaceBytes(input, inputs));
   } catch (cause) {
     throw new AgentctxError('invalid_input', 'the input cannot be serialised as JSON', undefined, { cause });
   }

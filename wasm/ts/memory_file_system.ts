@@ -44,19 +44,34 @@ export function createMemoryFileSystem(
   const clock = options.clock ?? (() => 0);
   const nodes = new Map<string, Node>([['/', { kind: 'dir', mtime: 0 }]]);
 
-  // Walks the ancestors of `path`: the first one that is missing or not a directory decides.
+  // The ancestors of `path` (not itself) as the slash positions that end them, and how many of
+  // them exist. Existing ancestors form a prefix of the chain (every ancestor of an entry is a
+  // directory), so a binary search finds it in O(log depth) map lookups (issue 17: walking every
+  // ancestor made a missing-path stat quadratic in depth and AGENTS.md discovery cubic).
+  function existingAncestors(path: string): { slashes: number[]; existing: number } {
+    const slashes: number[] = [];
+    for (let i = path.indexOf('/', 1); i !== -1; i = path.indexOf('/', i + 1)) slashes.push(i);
+    let lo = 0; // ancestors ending at slashes[0..lo) exist ("/" always does)
+    let hi = slashes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (nodes.has(path.slice(0, slashes[mid]))) lo = mid + 1;
+      else hi = mid;
+    }
+    return { slashes, existing: lo };
+  }
+
+  // The ancestors of `path` decide: the deepest existing one must be a directory and, unless
+  // `create` (which makes the missing ones), none may be missing.
   function checkParents(path: string, create: boolean): FsFailure | undefined {
-    const parts = path.split('/').slice(1, -1);
-    let current = '';
-    for (const part of parts) {
-      current += '/' + part;
-      const node = nodes.get(current);
-      if (node === undefined) {
-        if (!create) return fail('not_found', path);
-        nodes.set(current, { kind: 'dir', mtime: Math.max(0, clock()) });
-      } else if (node.kind !== 'dir') {
-        return fail('not_a_directory', path);
-      }
+    const { slashes, existing } = existingAncestors(path);
+    if (existing > 0 && nodes.get(path.slice(0, slashes[existing - 1]))?.kind !== 'dir') {
+      return fail('not_a_directory', path);
+    }
+    if (existing === slashes.length) return undefined;
+    if (!create) return fail('not_found', path);
+    for (let i = existing; i < slashes.length; i++) {
+      nodes.set(path.slice(0, slashes[i]), { kind: 'dir', mtime: Math.max(0, clock()) });
     }
     return undefined;
   }

@@ -294,12 +294,16 @@ enum class WarningCode {
   kUnsupportedItem,   // an item (delivered, or in a rollout) agentctx cannot keep; dropped
   kSseParseError,     // an SSE event whose data is not a JSON object; skipped
   kSseEventTooLarge,  // an SSE event past the size limit; skipped
-  kAgentsMdReadWarning,         // an AGENTS.md candidate could not be read; skipped
-  kAgentsMdTruncated,           // the AGENTS.md text was cut at the byte budget
-  kAgentsMdImportWarning,       // an `@import` in AGENTS.md could not be followed
-  kToolNameCollision,           // two tools advertise the same name; the later one is dropped
-  kStepLimit,                   // the turn reached `max_steps_per_turn` and ended
-  kRolloutTornLine,             // the last rollout line is incomplete; skipped
+  kAgentsMdReadWarning,    // an AGENTS.md candidate could not be read; skipped
+  kAgentsMdTruncated,      // the AGENTS.md text was cut at the byte budget
+  kAgentsMdImportWarning,  // an `@import` in AGENTS.md could not be followed
+  kToolNameCollision,      // two tools advertise the same name; the later one is dropped
+  kStepLimit,              // the turn reached `max_steps_per_turn` and ended
+  kRolloutTornLine,        // the last rollout line is incomplete; skipped
+  kRolloutLineTooLarge,    // a rollout line over the 64 MiB limit; skipped (it stays in the file)
+  kRolloutDuplicateItem,   // a rollout item (same item id or call id) recorded twice since the last
+                           // compaction; the copy is skipped
+  kRolloutOutOfOrder,  // rollout history lines whose timestamps go backwards; applied in file order
   kWorldStatePatchWithoutFull,  // a rollout's world-state patch has no full snapshot before it
   kSnapshotRestoreFailed,       // a world-state snapshot in the rollout could not be restored
   kCompactionTrimmed,           // the compaction request was trimmed to fit the window
@@ -310,15 +314,26 @@ enum class WarningCode {
 template <>
 struct WireTable<WarningCode> {
   static constexpr std::string_view kName = "WarningCode";
-  static constexpr std::array<std::string_view, 17> kValues = {
-      "unknown_config_key",      "stale_delivery",
-      "unsupported_item",        "sse_parse_error",
-      "sse_event_too_large",     "agents_md_read_warning",
-      "agents_md_truncated",     "agents_md_import_warning",
-      "tool_name_collision",     "step_limit",
-      "rollout_torn_line",       "world_state_patch_without_full",
-      "snapshot_restore_failed", "compaction_trimmed",
-      "compaction_stalled",      "long_thread",
+  static constexpr std::array<std::string_view, 20> kValues = {
+      "unknown_config_key",
+      "stale_delivery",
+      "unsupported_item",
+      "sse_parse_error",
+      "sse_event_too_large",
+      "agents_md_read_warning",
+      "agents_md_truncated",
+      "agents_md_import_warning",
+      "tool_name_collision",
+      "step_limit",
+      "rollout_torn_line",
+      "rollout_line_too_large",
+      "rollout_duplicate_item",
+      "rollout_out_of_order",
+      "world_state_patch_without_full",
+      "snapshot_restore_failed",
+      "compaction_trimmed",
+      "compaction_stalled",
+      "long_thread",
       "usage_total_mismatch",
   };
 };

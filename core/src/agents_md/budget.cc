@@ -40,9 +40,32 @@ std::string TruncationNote(std::uint64_t omitted, std::uint64_t max_bytes) {
          " bytes omitted to fit the " + std::to_string(max_bytes) + "-byte limit]";
 }
 
-void AppendTruncationNote(std::string* text, std::uint64_t omitted, std::uint64_t max_bytes) {
+std::uint64_t CutGlobalToLimit(const std::string& path, std::uint64_t size, std::string* raw,
+                               std::vector<AgentsMdWarning>* warnings) {
+  const std::uint64_t seen = std::max<std::uint64_t>(size, raw->size());
+  if (seen <= kGlobalAgentsMdMaxBytes) return 0;
+  if (raw->size() > kGlobalAgentsMdMaxBytes) {
+    raw->resize(static_cast<std::size_t>(kGlobalAgentsMdMaxBytes));
+  }
+  warnings->push_back({WarningCode::kAgentsMdTruncated,
+                       "global AGENTS.md instructions truncated: `" + path + "` is " +
+                           std::to_string(seen) + " bytes, over the limit of " +
+                           std::to_string(kGlobalAgentsMdMaxBytes) + " bytes"});
+  return seen - raw->size();
+}
+
+std::string GlobalTruncationNote(std::uint64_t omitted) {
+  return "[global AGENTS.md instructions truncated: " + std::to_string(omitted) +
+         " bytes omitted to fit the " + std::to_string(kGlobalAgentsMdMaxBytes) + "-byte limit]";
+}
+
+void AppendNoteLine(std::string* text, const std::string& note) {
   if (!text->empty()) *text += text->back() == '\n' ? "\n" : "\n\n";
-  *text += TruncationNote(omitted, max_bytes);
+  *text += note;
+}
+
+void AppendTruncationNote(std::string* text, std::uint64_t omitted, std::uint64_t max_bytes) {
+  AppendNoteLine(text, TruncationNote(omitted, max_bytes));
 }
 
 }  // namespace agentctx

@@ -16,8 +16,6 @@ namespace agentctx {
 
 namespace {
 
-constexpr std::uint64_t kNoCap = UINT64_MAX;
-
 struct Candidate {
   std::string path;
   std::uint64_t size = 0;
@@ -67,16 +65,23 @@ GlobalDoc ReadGlobal(const AgentsMdInputs& inputs, ProbeSet* probes,
       continue;
     }
     if (st->kind != FileKind::kFile) continue;
-    Result<std::string> data = primary.fs->Read(path, kNoCap);
+    Result<std::string> data = primary.fs->Read(path, kGlobalAgentsMdMaxBytes);
     if (!data.has_value()) {
       ErrorCode code = data.error().code;
       if (code != ErrorCode::kNotFound && code != ErrorCode::kNotCapable) warn(data.error());
       continue;
     }
-    std::string text = LossyUtf8(*data);
+    std::string raw = std::move(data).value();
+    std::vector<AgentsMdWarning> cut_warnings;  // said only for the candidate that wins
+    std::uint64_t omitted = CutGlobalToLimit(path, st->size, &raw, &cut_warnings);
+    std::string text = LossyUtf8(raw);
     std::string_view trimmed = TrimUnicode(text);
     if (trimmed.empty()) continue;  // a blank override falls back to AGENTS.md
     global.text = std::string(trimmed);
+    if (omitted > 0) {
+      AppendNoteLine(&*global.text, GlobalTruncationNote(omitted));
+      for (AgentsMdWarning& w : cut_warnings) warnings->push_back(std::move(w));
+    }
     global.path = path;
     break;
   }
@@ -87,13 +92,20 @@ GlobalDoc ReadGlobal(const AgentsMdInputs& inputs, ProbeSet* probes,
 // so the first directory is the project root rather than the cwd).
 std::vector<std::string> SearchDirs(const EnvironmentSelection& env, const std::string& cwd,
                                     const AgentsMdConfig& config, ProbeSet* probes,
-                                    bool* found_root) {
+                                    bool* found_root, std::vector<AgentsMdWarning>* warnings) {
   std::optional<std::string> root;
   bool any_marker = std::any_of(config.root_markers.begin(), config.root_markers.end(),
                                 [](const std::string& m) { return IsPlainName(m); });
   if (any_marker) {
     std::string dir = cwd;
-    while (!root.has_value()) {
+    for (std::size_t searched = 0; !root.has_value(); ++searched) {
+      if (searched == kMaxAgentsMdSearchDirs) {  // cwd only (discovery.h, issue 17)
+        warnings->push_back(
+            {WarningCode::kAgentsMdReadWarning, "AGENTS.md root search stopped after " +
+                                                    std::to_string(kMaxAgentsMdSearchDirs) +
+                                                    " directories: searching only `" + cwd + "`"});
+        break;
+      }
       for (const std::string& marker : config.root_markers) {
         if (!IsPlainName(marker)) continue;
         std::string path = Join(dir, marker);
@@ -147,7 +159,9 @@ Result<EnvLoad> LoadEnvironment(const EnvironmentSelection& env, const AgentsMdC
     return true;
   };
   bool found_root = false;
-  std::vector<std::string> dirs = SearchDirs(env, cwd, config, probes, &found_root);
+  std::vector<AgentsMdWarning> search_warnings;
+  std::vector<std::string> dirs =
+      SearchDirs(env, cwd, config, probes, &found_root, &search_warnings);
   for (const std::string& dir : dirs) {
     for (const std::string& name : names) {
       ACTX_TRY(bool is_file, probe_file(Join(dir, name), AgentsMdSourceKind::kProject));
@@ -159,6 +173,7 @@ Result<EnvLoad> LoadEnvironment(const EnvironmentSelection& env, const AgentsMdC
     (void)has_local;
   }
   EnvLoad load;
+  load.warnings = std::move(search_warnings);
   // Files read for this environment (its documents and their imports): each is read once. Two
   // environments may share files, and then each block has them (SPEC §4 labelled layout).
   std::set<std::string> included;

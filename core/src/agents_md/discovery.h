@@ -3,13 +3,16 @@
 // Algorithm (SPEC §4):
 //  1. Global: with `home_dir`, stat `<home>/AGENTS.override.md` then `<home>/AGENTS.md` through
 //     the primary environment's FileSystem; not_found/not_capable or a non-file -> next; other
-//     errors -> warning `agents_md_read_warning` and next. The whole file, lossy UTF-8, trimmed;
-//     the first non-empty one wins. A cached GlobalDoc read from the same home/fs is reused
-//     instead (selection mode: read on the first load only).
+//     errors -> warning `agents_md_read_warning` and next. At most kGlobalAgentsMdMaxBytes
+//     (budget.h rule 4; a cut is warned and noted), lossy UTF-8, trimmed; the first non-empty one
+//     wins. A cached GlobalDoc read from the same home/fs is reused instead (selection mode: read
+//     on the first load only).
 //  2. Gates: untrusted or max_bytes == 0 -> no project docs.
 //  3. Per ready environment (config order, primary first) while budget remains:
 //     a. root: from cwd up to `/`, stat `<dir>/<marker>` per marker; the nearest success wins
-//        (errors = absent); no root -> [cwd], else root..cwd;
+//        (errors = absent); no root -> [cwd], else root..cwd; (ours, issue 17) at most
+//        kMaxAgentsMdSearchDirs directories are searched for a marker: past that, warning
+//        `agents_md_read_warning` and no root ([cwd]), so a deep tree costs bounded stats;
 //     b. per directory, the first candidate (override, AGENTS.md, fallbacks) whose stat kind is
 //        `file`; not_found/dir/other -> next; other stat errors fail the environment; then
 //        (ours) `AGENTS.local.md` under the same stat rules, kept as the directory's second
@@ -28,6 +31,7 @@
 //     truncation note line (budget.h, ours). Every stat is recorded in the probe set.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -41,6 +45,9 @@ namespace agentctx {
 
 inline constexpr const char* kAgentsOverrideFilename = "AGENTS.override.md";
 inline constexpr const char* kAgentsFilename = "AGENTS.md";
+/// The most directories (cwd included) searched for a root marker (ours, issue 17): a cwd
+/// thousands of levels deep made thousands of stats, each recorded with its long path.
+inline constexpr std::size_t kMaxAgentsMdSearchDirs = 256;
 /// The personal, uncommitted overlay read after each directory's selected file (ours).
 inline constexpr const char* kAgentsLocalFilename = "AGENTS.local.md";
 

@@ -2,9 +2,67 @@
 // Prompt-cache simulator (SPEC §14.3); see cache_simulator.h.
 #include "mock_model/cache_simulator.h"
 
+#include <cstring>
+
 #include "prompt/prompt_bytes.h"
 
 namespace agentctx {
+
+namespace {
+
+constexpr std::size_t kFirstBoundary = 4 * 1024;  // 4b for b = 1024
+constexpr std::size_t kBoundaryStep = 4 * 128;    // 4b steps by 512 bytes
+
+struct PromptHashes {
+  std::uint64_t whole = 0;
+  std::vector<std::uint64_t> blocks;  // as Entry::block_hashes
+};
+
+inline std::uint64_t Mix(std::uint64_t h, std::uint64_t word) {
+  h = (h ^ word) * 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
+// One pass over `prompt`, 8 bytes at a time (boundaries are multiples of 8).
+PromptHashes HashPrompt(std::string_view prompt) {
+  PromptHashes out;
+  if (prompt.size() >= kFirstBoundary) {
+    out.blocks.reserve((prompt.size() - kFirstBoundary) / kBoundaryStep + 1);
+  }
+  std::uint64_t h = 0xCBF29CE484222325ull;
+  std::size_t i = 0;
+  std::size_t next_boundary = kFirstBoundary;
+  for (; i + 8 <= prompt.size(); i += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, prompt.data() + i, 8);
+    h = Mix(h, word);
+    if (i + 8 == next_boundary) {
+      out.blocks.push_back(h);
+      next_boundary += kBoundaryStep;
+    }
+  }
+  for (; i < prompt.size(); ++i) h = Mix(h, static_cast<unsigned char>(prompt[i]) | 0x100u);
+  out.whole = Mix(h, prompt.size());
+  return out;
+}
+
+// cached tokens for the longest equal boundary prefix (prefix equality is monotone in k).
+std::uint64_t MatchedTokens(const std::vector<std::uint64_t>& a,
+                            const std::vector<std::uint64_t>& b) {
+  std::size_t lo = 0;  // blocks [0, lo) are known equal
+  std::size_t hi = a.size() < b.size() ? a.size() : b.size();
+  while (lo < hi) {
+    std::size_t mid = lo + (hi - lo) / 2;
+    if (a[mid] == b[mid]) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo == 0 ? 0 : 1024 + 128 * static_cast<std::uint64_t>(lo - 1);
+}
+
+}  // namespace
 
 bool CacheSimulator::IsLive(const Entry& e, std::int64_t now_ms) const {
   // Compare without overflow: live iff now - last_used <= ttl.
@@ -37,10 +95,11 @@ std::uint64_t CacheSimulator::Lookup(std::string_view model, std::string_view pr
   std::vector<Entry>& entries = namespaces_[key];
 
   // SPEC §14.3: best match over live entries (all entries are live after the purge).
+  PromptHashes hashes = HashPrompt(prompt);
   std::uint64_t cached = 0;
   Entry* matched = nullptr;
   for (Entry& e : entries) {
-    std::uint64_t tokens = Cacheable(CommonPrefixLength(prompt, e.bytes) / 4);
+    std::uint64_t tokens = MatchedTokens(hashes.blocks, e.block_hashes);
     if (tokens > cached) {
       cached = tokens;
       matched = &e;
@@ -54,7 +113,7 @@ std::uint64_t CacheSimulator::Lookup(std::string_view model, std::string_view pr
   if (TokensForBytes(prompt.size()) >= 1024) {
     Entry* same = nullptr;
     for (Entry& e : entries) {
-      if (e.bytes == prompt) same = &e;
+      if (e.size == prompt.size() && e.whole_hash == hashes.whole) same = &e;
     }
     if (same != nullptr) {
       same->last_used_ms = now_ms;
@@ -67,11 +126,20 @@ std::uint64_t CacheSimulator::Lookup(std::string_view model, std::string_view pr
         }
         entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(lru));
       }
-      entries.push_back(Entry{std::string(prompt), now_ms, next_seq_++});
+      entries.push_back(
+          Entry{prompt.size(), hashes.whole, std::move(hashes.blocks), now_ms, next_seq_++});
     }
   }
   if (entries.empty()) namespaces_.erase(key);
   return cached;
+}
+
+std::size_t CacheSimulator::HeldBytes() const {
+  std::size_t held = 0;
+  for (const auto& [key, entries] : namespaces_) {
+    for (const Entry& e : entries) held += sizeof(Entry) + e.block_hashes.capacity() * 8;
+  }
+  return held;
 }
 
 std::size_t CacheSimulator::EntryCount(std::string_view model,

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "protocol/merge_patch.h"
+#include "rollout/line_checks.h"
 #include "rollout/timestamp.h"
 
 namespace agentctx {
@@ -56,16 +57,21 @@ ResumeState BuildResumeState(const ParsedRollout& rollout, const CompactionRebui
   std::string current_turn;
   std::uint64_t task_started = 0;
   std::uint64_t max_turn_number = 0;
+  RolloutLineChecks checks;  // duplicates and order (line_checks.h)
 
   for (const RolloutRecord& record : rollout.records) {
     std::string_view type = record.type();
+    if (type == "response_item" || type == "compacted") {
+      checks.NoteTimestamp(record.line, record.line_number);
+    }
     const JsonValue* payload = record.payload();
     if (payload == nullptr) continue;  // unknown shapes are ignored (SPEC §13.3 step 1)
 
     if (type == "session_meta") {
       if (!state.session_meta.has_value()) state.session_meta = *payload;
     } else if (type == "response_item") {
-      // Step 1: the item plus its metadata.
+      // Step 1: the item plus its metadata (a duplicate is skipped, line_checks.h).
+      if (checks.IsDuplicate(*payload, record.line_number, &state.warnings)) continue;
       std::string turn_id = current_turn;
       std::string origin = ImportedItemOrigin(*payload);
       if (const JsonValue* meta = record.line.Find("metadata")) {
@@ -91,6 +97,7 @@ ResumeState BuildResumeState(const ParsedRollout& rollout, const CompactionRebui
               UnrebuiltCompaction{record.line_number, std::move(message), state.history.size()});
         }
       }
+      checks.ResetTo(replacement, state.history);
       state.baseline.reset();
       state.token_usage.reset();
       state.history_size_at_token_usage = 0;
@@ -136,6 +143,7 @@ ResumeState BuildResumeState(const ParsedRollout& rollout, const CompactionRebui
       }
     }
   }
+  checks.Finish(&state.warnings);
   state.turn_counter = task_started > max_turn_number ? task_started : max_turn_number;
   return state;
 }

@@ -15,6 +15,8 @@
 //     patch), or, with no baseline, warning `world_state_patch_without_full` and skipped.
 //  4. `turn_context` → kept (the last wins); `event_msg token_count` with a non-null `info` →
 //     kept (the last wins) with the history size at that point; `task_started` → turn counter.
+//  5. (ours, issue 17) A response_item duplicating one already in history is skipped, and
+//     timestamps going backwards are warned about once (line_checks.h).
 // Not restored (SPEC §13.3 step 4): AGENTS.md cache, explainer predecessor, tool freeze.
 #pragma once
 

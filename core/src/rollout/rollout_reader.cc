@@ -21,6 +21,10 @@ std::string_view RolloutRecord::event_type() const {
 }
 
 Result<ParsedRollout> ParseRollout(std::string_view text) {
+  return ParseRollout(text, kMaxRolloutLineBytes);
+}
+
+Result<ParsedRollout> ParseRollout(std::string_view text, std::size_t max_line_bytes) {
   // Step 1: line bounds.
   std::vector<std::string_view> lines;
   std::size_t start = 0;
@@ -41,6 +45,14 @@ Result<ParsedRollout> ParseRollout(std::string_view text) {
   out.records.reserve(lines.size());
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::uint64_t number = i + 1;
+    if (lines[i].size() > max_line_bytes) {
+      out.warnings.push_back(Warning{WarningCode::kRolloutLineTooLarge,
+                                     "skipped rollout line " + std::to_string(number) + ": " +
+                                         std::to_string(lines[i].size()) +
+                                         " bytes, over the limit of " +
+                                         std::to_string(max_line_bytes) + " bytes"});
+      continue;
+    }
     Result<JsonValue> parsed = ParseJson(lines[i]);
     std::string problem;
     if (!parsed.has_value()) {

@@ -6,11 +6,16 @@
 //  2. Each line must be a JSON object. An invalid **last** line is skipped with warning
 //     `rollout_torn_line` (a write cut short by a crash); any other invalid line fails the
 //     whole parse with kRolloutCorrupt naming its 1-based line number (details "line").
+//  2'. (ours, issue 17) A line longer than kMaxRolloutLineBytes is not parsed: it is skipped
+//     with warning `rollout_line_too_large` (``skipped rollout line <n>: <size> bytes, over
+//     the limit of <limit> bytes``) and the rest is read as usual, so the session resumes
+//     (an unanswered call it leaves behind gets `aborted`, SPEC §8.3).
 //  3. Nothing is interpreted here: unknown types and fields are kept in the record and
 //     ignored by the consumers (resume_state.h, replay.h).
 // Invariants: pure; never aborts on bad input.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -20,6 +25,10 @@
 #include "protocol/warning.h"
 
 namespace agentctx {
+
+/// The longest rollout line parsed (64 MiB: twice the SSE event limit, so any item a stream
+/// could deliver fits with its JSON escaping).
+inline constexpr std::size_t kMaxRolloutLineBytes = std::size_t{64} << 20;
 
 /// One parsed line.
 struct RolloutRecord {
@@ -42,5 +51,7 @@ struct ParsedRollout {
 /// Parses rollout text (SPEC §13.3 step 1). Errors: kRolloutCorrupt (`rollout line <n> is
 /// invalid: <why>`, details {"line": "<n>"}).
 Result<ParsedRollout> ParseRollout(std::string_view text);
+/// The same with another line limit (tests).
+Result<ParsedRollout> ParseRollout(std::string_view text, std::size_t max_line_bytes);
 
 }  // namespace agentctx

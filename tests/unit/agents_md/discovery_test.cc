@@ -350,5 +350,33 @@ TEST_F(AgentsMdDiscovery, CachedGlobalIsReusedOnlyForTheSameHomeAndFileSystem) {
   EXPECT_EQ(reread->result.text, "fresh");
 }
 
+// Issue 17 item 5: a cwd thousands of levels deep made discovery stat (and record) every
+// ancestor's markers; the marker search is bounded (kMaxAgentsMdSearchDirs).
+TEST_F(AgentsMdDiscovery, Issue17DeepCwdBoundsTheRootSearch) {
+  std::string deep = "/repo";
+  for (int i = 0; i < 3000; ++i) deep += "/d" + std::to_string(i);
+  Add("/repo/.git/HEAD", "x");
+  Add("/repo/AGENTS.md", "root doc");
+  Add(deep + "/AGENTS.md", "deep doc");
+  AgentsMdLoad load = LoadOk(Inputs(deep));
+  EXPECT_EQ(load.result.text, "deep doc");  // no root found within the bound: cwd only
+  ASSERT_EQ(load.warnings.size(), 1u);
+  EXPECT_EQ(load.warnings[0].code, WarningCode::kAgentsMdReadWarning);
+  EXPECT_EQ(load.warnings[0].message.substr(0, 50),
+            "AGENTS.md root search stopped after 256 directorie");
+  // One marker stat per searched directory plus the cwd's candidates.
+  EXPECT_LE(load.probes.probes().size(), kMaxAgentsMdSearchDirs + 4);
+}
+
+TEST_F(AgentsMdDiscovery, Issue17RootJustInsideTheSearchBoundIsFound) {
+  std::string deep = "/repo";
+  for (std::size_t i = 0; i + 1 < kMaxAgentsMdSearchDirs; ++i) deep += "/d" + std::to_string(i);
+  Add("/repo/.git/HEAD", "x");
+  Add("/repo/AGENTS.md", "root doc");
+  AgentsMdLoad load = LoadOk(Inputs(deep));
+  EXPECT_EQ(load.result.text, "root doc");
+  EXPECT_TRUE(load.warnings.empty());
+}
+
 }  // namespace
 }  // namespace agentctx

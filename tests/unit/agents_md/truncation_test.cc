@@ -4,6 +4,7 @@
 // world-state text the model then sees.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "agents_md/assembly.h"
@@ -138,12 +139,72 @@ TEST_F(AgentsMdTruncation, CountsCutImportsAndSkippedOverlays) {
             "budget of 0 bytes");
 }
 
-TEST_F(AgentsMdTruncation, GlobalTextIsNeverCutSoNeverNoted) {
+TEST_F(AgentsMdTruncation, GlobalTextIsNotCutByTheProjectBudget) {
   Add("/home/AGENTS.md", std::string(100, 'g'));
   AgentsMdInputs in = Inputs("/repo", 10);
   in.config.home_dir = "/home";
   AgentsMdLoad load = LoadOk(in);
   EXPECT_EQ(load.result.text, std::string(100, 'g'));
+}
+
+// Records the largest read asked of it (the FileSystem must never be asked for the whole file).
+class ReadCapFileSystem : public MemoryFileSystem {
+ public:
+  Result<std::string> Read(std::string_view path, std::uint64_t max_bytes) override {
+    largest_ask = std::max(largest_ask, max_bytes);
+    return MemoryFileSystem::Read(path, max_bytes);
+  }
+  std::uint64_t largest_ask = 0;
+};
+
+// Issue 17 item 1: a >= 10 MB global AGENTS.md crashed the CLI and took 2.4 GB in the package,
+// because the global file was read whole. Now at most kGlobalAgentsMdMaxBytes are read.
+TEST(Regression, Issue17HugeGlobalAgentsMdIsReadOnlyUpToTheLimit) {
+  ReadCapFileSystem fs;
+  const std::uint64_t size = 3 * kGlobalAgentsMdMaxBytes + 5;
+  std::string huge;
+  while (huge.size() < size) huge += "- rule\n";
+  huge.resize(static_cast<std::size_t>(size), 'x');
+  ASSERT_TRUE(fs.AddFile("/home/AGENTS.md", huge).has_value());
+  ASSERT_TRUE(fs.AddFile("/repo/AGENTS.md", "project").has_value());
+  AgentsMdInputs in;
+  in.config.max_bytes = 100;
+  in.config.home_dir = "/home";
+  in.environments.push_back(EnvironmentSelection{"primary", "/repo", "main", &fs, true});
+  Result<AgentsMdLoad> r = LoadAgentsMd(in, nullptr);
+  ASSERT_TRUE(r.has_value()) << r.error().Display();
+  EXPECT_LE(fs.largest_ask, kGlobalAgentsMdMaxBytes);
+  const std::uint64_t omitted = size - kGlobalAgentsMdMaxBytes;
+  const std::string note = GlobalTruncationNote(omitted);
+  EXPECT_EQ(note, "[global AGENTS.md instructions truncated: " + std::to_string(omitted) +
+                      " bytes omitted to fit the 1048576-byte limit]");
+  ASSERT_TRUE(r->result.global_text.has_value());
+  // The kept text: the first bytes of the file, then the note on its own line.
+  const std::string& global = *r->result.global_text;
+  EXPECT_EQ(global.substr(global.size() - note.size()), note);
+  EXPECT_EQ(global.substr(0, 6), "- rule");
+  EXPECT_LE(global.size(), kGlobalAgentsMdMaxBytes + 2 + note.size());
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0].code, WarningCode::kAgentsMdTruncated);
+  EXPECT_EQ(r->warnings[0].message,
+            "global AGENTS.md instructions truncated: `/home/AGENTS.md` is " +
+                std::to_string(size) + " bytes, over the limit of " + "1048576 bytes");
+  // The project document is still read after it.
+  ASSERT_TRUE(r->result.text.has_value());
+  EXPECT_NE(r->result.text->find("--- project-doc ---\n\nproject"), std::string::npos);
+}
+
+TEST(Regression, Issue17GlobalAgentsMdAtTheLimitIsKeptWhole) {
+  MemoryFileSystem fs;
+  ASSERT_TRUE(fs.AddFile("/home/AGENTS.md", std::string(kGlobalAgentsMdMaxBytes, 'g')).has_value());
+  AgentsMdInputs in;
+  in.config.max_bytes = 10;
+  in.config.home_dir = "/home";
+  in.environments.push_back(EnvironmentSelection{"primary", "/repo", "main", &fs, true});
+  Result<AgentsMdLoad> r = LoadAgentsMd(in, nullptr);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->result.global_text, std::string(kGlobalAgentsMdMaxBytes, 'g'));
+  EXPECT_TRUE(r->warnings.empty());
 }
 
 }  // namespace

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
+
+#include "prompt/prompt_bytes.h"
 
 namespace agentctx {
 namespace {
@@ -92,6 +95,81 @@ TEST(CacheSimulator, AtMostSixteenEntriesLeastRecentlyUsedEvicted) {
   EXPECT_EQ(sim.Lookup("m", "k", prompts[0], 102), 1024u);
   EXPECT_EQ(sim.Lookup("m", "k", prompts[1], 103), 0u);  // evicted (and now stored again)
   EXPECT_EQ(sim.Lookup("m", "k", prompts[16], 104), 1024u);
+}
+
+// Issue 17 item 6: a 2 000-turn mock session reached 487 MB, mostly the simulator's copies of
+// whole prompts. Entries now hold hashes: 8 bytes per 512 prompt bytes.
+TEST(Regression, Issue17CacheSimulatorEntriesAreCompact) {
+  CacheSimulator sim;
+  const std::size_t kPrompt = 1 << 20;
+  std::string base = Bytes(kPrompt);
+  for (int i = 0; i < 16; ++i) {
+    std::string p = base;
+    p[kPrompt / 2] = static_cast<char>('A' + i);  // 16 distinct prompts sharing half
+    sim.Lookup("m", "k", p, i);
+  }
+  EXPECT_EQ(sim.EntryCount("m", "k"), 16u);
+  EXPECT_LT(sim.HeldBytes(), 16 * kPrompt / 32);  // copies would be 16 MiB
+}
+
+// The reference: the simulator as it was, keeping copies of the prompts and comparing bytes
+// (one namespace, no expiry).
+class ByteCacheSimulator {
+ public:
+  std::uint64_t Lookup(const std::string& prompt) {
+    std::uint64_t cached = 0;
+    Entry* matched = nullptr;
+    for (Entry& e : entries_) {
+      std::uint64_t tokens = Cacheable(CommonPrefixLength(prompt, e.bytes) / 4);
+      if (tokens > cached) {
+        cached = tokens;
+        matched = &e;
+      }
+    }
+    if (matched != nullptr) matched->seq = next_++;
+    if (TokensForBytes(prompt.size()) < 1024) return cached;
+    for (Entry& e : entries_) {
+      if (e.bytes == prompt) {
+        e.seq = next_++;
+        return cached;
+      }
+    }
+    if (entries_.size() >= CacheSimulator::kMaxEntries) {
+      auto lru = std::min_element(entries_.begin(), entries_.end(),
+                                  [](const Entry& a, const Entry& b) { return a.seq < b.seq; });
+      entries_.erase(lru);
+    }
+    entries_.push_back(Entry{prompt, next_++});
+    return cached;
+  }
+
+ private:
+  struct Entry {
+    std::string bytes;
+    std::uint64_t seq;
+  };
+  std::vector<Entry> entries_;
+  std::uint64_t next_ = 1;
+};
+
+// The hashed entries answer what comparing the bytes did (SPEC §14.3 step 2), eviction
+// included, for prompts sharing prefixes of every length around the block boundaries.
+TEST(CacheSimulator, HashedEntriesMatchTheByteComparison) {
+  CacheSimulator sim;
+  ByteCacheSimulator reference;
+  std::uint64_t seed = 17;
+  auto next = [&seed]() {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return seed >> 33;
+  };
+  std::string base = Bytes(12000);
+  for (int round = 0; round < 400; ++round) {
+    std::size_t len = 4000 + next() % 8000;
+    std::string p = base.substr(0, len);
+    std::size_t flip = next() % (len + 200);
+    if (flip < len) p[flip] = static_cast<char>(p[flip] ^ 0x20);
+    ASSERT_EQ(sim.Lookup("m", "k", p, round), reference.Lookup(p)) << "round " << round;
+  }
 }
 
 }  // namespace

@@ -146,6 +146,9 @@ export type WarningCode =
   | "tool_name_collision"
   | "step_limit"
   | "rollout_torn_line"
+  | "rollout_line_too_large"
+  | "rollout_duplicate_item"
+  | "rollout_out_of_order"
   | "world_state_patch_without_full"
   | "snapshot_restore_failed"
   | "compaction_trimmed"
@@ -165,6 +168,9 @@ export const WARNING_CODES: readonly WarningCode[] = [
   "tool_name_collision",
   "step_limit",
   "rollout_torn_line",
+  "rollout_line_too_large",
+  "rollout_duplicate_item",
+  "rollout_out_of_order",
   "world_state_patch_without_full",
   "snapshot_restore_failed",
   "compaction_trimmed",
@@ -186,6 +192,9 @@ export const WARNING_CODE_DOCS: Readonly<Record<WarningCode, string>> = {
   tool_name_collision: "two tools advertise the same name; the later one is dropped",
   step_limit: "the turn reached `max_steps_per_turn` and ended",
   rollout_torn_line: "the last rollout line is incomplete; skipped",
+  rollout_line_too_large: "a rollout line over the 64 MiB limit; skipped (it stays in the file)",
+  rollout_duplicate_item: "a rollout item (same item id or call id) recorded twice since the last compaction; the copy is skipped",
+  rollout_out_of_order: "rollout history lines whose timestamps go backwards; applied in file order",
   world_state_patch_without_full: "a rollout's world-state patch has no full snapshot before it",
   snapshot_restore_failed: "a world-state snapshot in the rollout could not be restored",
   compaction_trimmed: "the compaction request was trimmed to fit the window",

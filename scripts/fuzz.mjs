@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// SPDX-License-Identifier: MIT
+// `npm run fuzz -- --seconds N [--runs M] [--nice] [--only NAME[,NAME]] [--no-build]`: builds the
+// `fuzz` preset (clang-14, -fsanitize=fuzzer,address,undefined; tests/fuzz/CMakeLists.txt) and
+// runs every libFuzzer target in tests/fuzz, one after the other, for N seconds each (default
+// 60) from a build-tree copy of its corpus plus its seeds. Prints, per target, the executions,
+// crashes and time from libFuzzer's final stats, and writes them to build/fuzz/fuzz-summary.json.
+// Exits 1 when any target crashed (its input is under build/fuzz/tests/fuzz/artifacts/).
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : args[i + 1];
+};
+const seconds = Number(opt('seconds', '60'));
+const runs = opt('runs', undefined);
+const nice = args.includes('--nice');
+const only = opt('only', undefined)?.split(',');
+if (!Number.isFinite(seconds) || seconds <= 0) {
+  console.error('fuzz: --seconds needs a positive number');
+  process.exit(2);
+}
+
+const root = new URL('..', import.meta.url).pathname;
+const build = join(root, 'build/fuzz');
+if (!args.includes('--no-build')) {
+  for (const step of [['--preset', 'fuzz'], ['--build', '--preset', 'fuzz']]) {
+    const r = spawnSync('cmake', step, { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  }
+}
+
+const names = readdirSync(join(root, 'tests/fuzz')).filter((f) => f.endsWith('_fuzz.cc'))
+  .map((f) => f.replace(/_fuzz\.cc$/, '')).filter((n) => !only || only.includes(n)).sort();
+
+function runTarget(name) {
+  const exe = join(build, 'tests/fuzz', `${name}_fuzz`);
+  const work = join(build, 'tests/fuzz/corpus', name);
+  const artifacts = join(build, 'tests/fuzz/artifacts');
+  mkdirSync(work, { recursive: true });
+  mkdirSync(artifacts, { recursive: true });
+  const fuzzArgs = [`-max_total_time=${seconds}`, '-timeout=10', '-rss_limit_mb=1024', '-max_len=8192',
+    '-print_final_stats=1', `-artifact_prefix=${artifacts}/${name}-`, ...(runs ? [`-runs=${runs}`] : []),
+    work, join(root, 'tests/fuzz/corpus', name)];
+  const [cmd, cmdArgs] = nice ? ['nice', ['-n', '19', exe, ...fuzzArgs]] : [exe, fuzzArgs];
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(cmd, cmdArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let tail = '';
+    child.stderr.setEncoding('utf8').on('data', (d) => { tail = (tail + d).slice(-20000); });
+    child.on('close', (code) => {
+      const execs = Number(/stat::number_of_executed_units:\s*(\d+)/.exec(tail)?.[1] ?? NaN);
+      const crashed = code !== 0 || /==\d+==ERROR|deadly signal|fuzz property failed|runtime error/.test(tail);
+      resolve({ target: name, execs, crashes: crashed ? 1 : 0, seconds: Math.round((Date.now() - started) / 1000),
+        execs_per_second: Math.round(execs / Math.max(1, (Date.now() - started) / 1000)), exit: code,
+        ...(crashed ? { log_tail: tail.slice(-3000) } : {}) });
+    });
+  });
+}
+
+const results = [];
+for (const name of names) {
+  if (!existsSync(join(build, 'tests/fuzz', `${name}_fuzz`))) {
+    console.error(`fuzz: ${name}_fuzz was not built`);
+    process.exit(1);
+  }
+  const r = await runTarget(name);
+  results.push(r);
+  console.log(`${r.target.padEnd(16)} ${String(r.execs).padStart(12)} execs  ${String(r.crashes).padStart(2)} crashes  ${String(r.seconds).padStart(6)} s  (${r.execs_per_second}/s)`);
+  if (r.crashes) console.log(r.log_tail);
+}
+writeFileSync(join(build, 'fuzz-summary.json'), JSON.stringify({ seconds_per_target: seconds, results }, null, 2) + '\n');
+process.exit(results.some((r) => r.crashes) ? 1 : 0);

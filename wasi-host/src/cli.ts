@@ -64,7 +64,7 @@ const OPTIONS: OptionDoc[] = [
   { name: 'model', type: 'string', arg: 'SLUG', help: 'model slug; `mock` (default) is the embedded mock model, no network' },
   { name: 'provider', type: 'string', arg: 'API', help: 'model API the requests are rendered for: responses (OpenAI Responses, default), chat (Chat Completions: OpenAI, vLLM, llama.cpp) or anthropic (Messages, with cache_control breakpoints); overrides the --config file\'s provider' },
   { name: 'base-url', type: 'string', arg: 'URL', help: 'API base URL (default for a non-mock model: https://api.openai.com/v1, or https://api.anthropic.com/v1 with --provider anthropic); any URL, even with --model mock, uses HTTP (e.g. agentctx serve-mock)' },
-  { name: 'api-key-env', type: 'string', arg: 'VAR', help: 'environment variable holding the API key (default: OPENAI_API_KEY, or ANTHROPIC_API_KEY with --provider anthropic; optional with --base-url); the key is sent only in the request headers, never written to rollouts, logs or dumps' },
+  { name: 'api-key-env', type: 'string', arg: 'VAR', help: 'environment variable holding the API key (default: OPENAI_API_KEY, or ANTHROPIC_API_KEY when the provider is anthropic, by --provider or in --config; optional with --base-url); the key is sent only in the request headers, never written to rollouts, logs or dumps' },
   { name: 'json', type: 'boolean', help: 'machine-readable output: one JSON object per line (effects, host records; replay: the report)' },
   { name: 'interactive', type: 'boolean', short: 'i', help: 'run: a REPL after the optional PROMPT (one turn per line; /compact, /exit)' },
   { name: 'script', type: 'string', arg: 'FILE.jsonl', help: 'run: a scripted session (see Scripts below)' },
@@ -372,7 +372,8 @@ async function main(argv: string[]): Promise<number> {
     workspace: directory('--workspace', str('workspace') ?? process.cwd()),
     home: resolve(str('home') ?? process.env['AGENTCTX_HOME'] ?? join(homedir(), '.agentctx')),
     writable: values['writable'] === true,
-    apiKeyEnv: str('api-key-env') ?? (str('provider') === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'),
+    // Unset: chosen from the session's provider (flag or --config), commands.ts modelFor.
+    apiKeyEnv: str('api-key-env'),
     json: values['json'] === true,
     interactive: values['interactive'] === true,
     maxRetries: integer('max-retries', str('max-retries'), 4, 0, 100),
@@ -400,7 +401,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command.name === 'replay') options.replay = replayFlags(values);
   if (options.model === '') throw new UsageError('--model needs a slug');
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(options.apiKeyEnv)) throw new UsageError(`--api-key-env ${options.apiKeyEnv}: not a variable name`);
+  if (options.apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(options.apiKeyEnv)) throw new UsageError(`--api-key-env ${options.apiKeyEnv}: not a variable name`);
   if (command.options.includes('config')) applyConfigCwds(options);
   return command.run(args, options);
 }

@@ -46,7 +46,8 @@ export interface CliOptions {
   /** --provider: responses | chat | anthropic (issue 15). */
   provider?: string;
   baseUrl?: string;
-  apiKeyEnv: string;
+  /** --api-key-env; unset: ANTHROPIC_API_KEY for provider anthropic, else OPENAI_API_KEY. */
+  apiKeyEnv?: string | undefined;
   json: boolean;
   interactive: boolean;
   script?: string;
@@ -111,9 +112,11 @@ function modelFor(o: CliOptions, config: JsonObject, guest: WasiGuest, clock: Cl
   // The config's provider (the flag is merged into it) picks the API and its client (issue 15).
   const provider = typeof config['provider'] === 'string' ? config['provider'] : 'responses';
   const baseUrl = o.baseUrl ?? (provider === 'anthropic' ? ANTHROPIC_BASE_URL : DEFAULT_BASE_URL);
-  const key = process.env[o.apiKeyEnv];
+  // The key's variable follows the provider wherever it was set (the flag or a --config file).
+  const keyEnv = o.apiKeyEnv ?? (provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY');
+  const key = process.env[keyEnv];
   if ((key === undefined || key === '') && o.baseUrl === undefined) {
-    throw new HostInputError(`${o.apiKeyEnv} is not set (the API key for ${baseUrl}; choose the variable with --api-key-env)`);
+    throw new HostInputError(`${keyEnv} is not set (the API key for ${baseUrl}; choose the variable with --api-key-env)`);
   }
   const options = {
     baseUrl, timeoutMs: o.requestTimeoutMs, ...(key === undefined || key === '' ? {} : { apiKey: key }),

@@ -245,6 +245,14 @@ describe('bad input', () => {
     });
   }
 
+  test('the API key variable follows a provider set in --config (ANTHROPIC_API_KEY)', async () => {
+    const cfg = join(tmp.dir, 'anthropic-config.json');
+    writeFileSync(cfg, JSON.stringify({ provider: 'anthropic' }));
+    const r = await runCli(['run', '--model', 'claude-x', '--config', cfg, 'x'], { cwd: ws, env: { AGENTCTX_HOME: join(tmp.dir, 'hkey') } });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /^agentctx: ANTHROPIC_API_KEY is not set \(the API key for https:\/\/api\.anthropic\.com\/v1;/);
+  });
+
   test('an invalid --config value is an engine error (exit 1), and leaves no empty rollout', async () => {
     const cfg = join(tmp.dir, 'bad-config.json');
     writeFileSync(cfg, JSON.stringify({ approval_policy: 42 }));

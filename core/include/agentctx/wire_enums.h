@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace agentctx {
@@ -396,6 +397,18 @@ constexpr std::optional<E> FromWire(std::string_view wire) {
     if (WireTable<E>::kValues[i] == wire) return static_cast<E>(i);
   }
   return std::nullopt;
+}
+
+/// "a, b or c": the values of E, as invalid_config / invalid_input messages name them.
+template <typename E>
+std::string WireChoices() {
+  std::string out;
+  const auto& values = WireTable<E>::kValues;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += i + 1 == values.size() ? " or " : ", ";
+    out += values[i];
+  }
+  return out;
 }
 
 /// The top-level keys of the session config (others warn `unknown_config_key`).

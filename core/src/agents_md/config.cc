@@ -67,7 +67,7 @@ Result<AgentsMdConfig> AgentsMdConfigFromJson(const JsonValue& value,
       ACTX_TRY(config.fallback_filenames, StringArray(v, m.key));
     } else if (m.key == "refresh") {
       auto refresh = v.is_string() ? FromWire<AgentsMdRefresh>(v.string_value()) : std::nullopt;
-      if (!refresh) return Invalid(m.key, "must be selection or probe");
+      if (!refresh) return Invalid(m.key, "must be " + WireChoices<AgentsMdRefresh>());
       config.refresh = *refresh;
     } else if (unknown_keys != nullptr) {
       unknown_keys->push_back("agents_md." + m.key);

@@ -33,7 +33,7 @@ std::vector<std::string> SelectUserTexts(const std::vector<std::string>& texts,
   for (std::size_t i = texts.size(); i > 0; --i) {
     if (remaining == 0) break;
     const std::string& text = texts[i - 1];
-    std::uint64_t tokens = EstimateTokensForBytes(text.size());
+    std::uint64_t tokens = TokensForBytes(text.size());
     if (tokens <= remaining) {
       selected.push_back(text);
       remaining -= tokens;

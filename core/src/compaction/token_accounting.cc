@@ -63,9 +63,8 @@ std::uint64_t ItemEstimateBytes(const JsonValue* item, std::string_view bytes) {
 
 std::uint64_t EstimatePrompt(std::string_view instructions_bytes, std::string_view tools_bytes,
                              const std::vector<EstimateItem>& items) {
-  std::uint64_t total =
-      EstimateTokensForBytes(static_cast<std::uint64_t>(instructions_bytes.size()) +
-                             static_cast<std::uint64_t>(tools_bytes.size()));
+  std::uint64_t total = TokensForBytes(static_cast<std::uint64_t>(instructions_bytes.size()) +
+                                       static_cast<std::uint64_t>(tools_bytes.size()));
   for (const EstimateItem& e : items) total += ItemEstimateTokens(e.item, e.bytes);
   return total;
 }

@@ -35,9 +35,6 @@ inline constexpr std::uint64_t kInlineImageEstimateBytes = 7373;
 /// Bytes subtracted from 3/4 of an encrypted payload's length (SPEC §12.1).
 inline constexpr std::uint64_t kEncryptedOverheadBytes = 650;
 
-/// ceil(bytes / 4) (support/text.h TokensForBytes, the one estimate).
-inline std::uint64_t EstimateTokensForBytes(std::uint64_t bytes) { return TokensForBytes(bytes); }
-
 /// max(0, floor(len·3/4) − 650): the estimated bytes of an encrypted reasoning or compaction
 /// payload of `encrypted_len` bytes.
 std::uint64_t EncryptedContentEstimateBytes(std::uint64_t encrypted_len);
@@ -47,7 +44,7 @@ std::uint64_t EncryptedContentEstimateBytes(std::uint64_t encrypted_len);
 std::uint64_t ItemEstimateBytes(const JsonValue* item, std::string_view bytes);
 /// ceil(ItemEstimateBytes / 4).
 inline std::uint64_t ItemEstimateTokens(const JsonValue* item, std::string_view bytes) {
-  return EstimateTokensForBytes(ItemEstimateBytes(item, bytes));
+  return TokensForBytes(ItemEstimateBytes(item, bytes));
 }
 /// The estimate of a recorded history item.
 inline std::uint64_t ItemEstimateTokens(const RecordedItem& item) {

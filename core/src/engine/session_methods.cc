@@ -48,9 +48,8 @@ std::string Inspect(const Session& s, const JsonValue& input, OutputAttachments*
     format = v->is_string() ? FromWire<InspectFormat>(v->string_value()) : std::nullopt;
   }
   if (!format) {
-    return ErrorEnvelope(Error{ErrorCode::kInvalidInput,
-                               "inspect format must be request, agents, world-state or breakpoints",
-                               {}});
+    return ErrorEnvelope(Error{
+        ErrorCode::kInvalidInput, "inspect format must be " + WireChoices<InspectFormat>(), {}});
   }
   switch (*format) {
     case InspectFormat::kAgents:

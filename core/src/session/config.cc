@@ -19,18 +19,6 @@ Unexpected<Error> Invalid(std::string message) {
   return Fail(ErrorCode::kInvalidConfig, std::move(message));
 }
 
-/// "a, b or c": the allowed values of E, as invalid_config messages name them.
-template <typename E>
-std::string WireChoices() {
-  std::string out;
-  const auto& values = WireTable<E>::kValues;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += i + 1 == values.size() ? " or " : ", ";
-    out += values[i];
-  }
-  return out;
-}
-
 // Enum readers: absent or null -> keep the default; anything but a listed value -> error.
 template <typename E>
 Result<void> ReadEnum(const JsonValue& obj, std::string_view key, const std::string& path, E* out) {

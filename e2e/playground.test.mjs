@@ -304,6 +304,17 @@ test('playground flows in Chromium', { timeout: 240000 }, async (t) => {
       foreign.splice(0, foreign.length, ...foreign.filter((u) => !u.startsWith('https://api.openai.com/')));
     });
 
+    await t.test('the enum selects offer exactly the engine\'s values, and a choice becomes an update', async () => {
+      const options = (name) => page.$$eval(`select[name="${name}"] option`, (os) => os.map((o) => o.value));
+      assert.deepEqual(await options('sandbox'), ['read-only', 'workspace-write', 'danger-full-access']);
+      assert.deepEqual(await options('approval'), ['never', 'on-request', 'on-failure', 'unless-trusted']);
+      assert.deepEqual(await options('trust'), ['trusted', 'untrusted']);
+      const before = await page.inputValue('select[name="sandbox"]');
+      await page.selectOption('select[name="sandbox"]', 'read-only');
+      assert.match(await page.textContent('#settings-note'), /"sandbox":\{"mode":"read-only"\}/);
+      await page.selectOption('select[name="sandbox"]', before);
+    });
+
     await t.test('the provider selector: the mock answers Anthropic; a key sends it to the Messages API', async () => {
       await page.selectOption('select[name="provider"]', 'anthropic');
       assert.match(await page.textContent('#settings-note'), /"provider":"anthropic"/);

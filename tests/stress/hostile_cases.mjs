@@ -65,7 +65,9 @@ export function messageStream(text, deltaBytes = 4096) {
 
 /** A server answering each POST with `respond(body)` -> {chunks: Buffer[]}; returns {url, close}. */
 async function sseServer(respond) {
+  const counts = { requests: 0 };
   const server = createServer(async (req, res) => {
+    counts.requests += 1;
     for await (const _ of req) { /* drain */ }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     for (const c of respond()) {
@@ -74,7 +76,7 @@ async function sseServer(respond) {
     res.end();
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, close: () => { server.closeAllConnections(); server.close(); } };
+  return { url: `http://127.0.0.1:${server.address().port}/v1`, counts, close: () => { server.closeAllConnections(); server.close(); } };
 }
 
 // --- the cases --------------------------------------------------------------------------------
@@ -209,11 +211,12 @@ export const CASES = [
       const stream = Buffer.from(messageStream('x'.repeat(size), 64 * 1024));
       const server = await sseServer(() => [stream]);
       try {
-        const r = await measure(['run', '--max-retries', '0', '--model', 'gpt-test', '--base-url', server.url, '--workspace', join(dir, 'ws'), '--home', join(dir, 'home'), 'hello'], { cwd: dir });
+        const r = await measure(['run', '--model', 'gpt-test', '--base-url', server.url, '--workspace', join(dir, 'ws'), '--home', join(dir, 'home'), 'hello'], { cwd: dir });
         // Over kMaxSseEventBytes (32 MiB) the item's done event and response.completed are
-        // dropped with a warning, so the turn fails clearly (stream_error), nothing traps.
+        // dropped with a warning, so the turn fails clearly (stream_error), nothing traps, and
+        // the same request is not sent again (the failure is deterministic).
         const big = size > 32 * MB;
-        return { r, expect: [['no crash or trap', r.signal === undefined && !/guest_trap|RuntimeError/.test(r.stderr)], big ? ['sse_event_too_large, then a clear stream_error', r.stderr.includes('sse_event_too_large') && clearFailure(r) && r.stderr.includes('stream_error')] : ['reply printed whole, exit 0', ok(r) && r.stdoutBytes >= size]] };
+        return { r, expect: [['no crash or trap', r.signal === undefined && !/guest_trap|RuntimeError/.test(r.stderr)], big ? ['sse_event_too_large, then a clear stream_error, not retried', r.stderr.includes('sse_event_too_large') && clearFailure(r) && r.stderr.includes('stream_error') && !r.stderr.includes('(retryable)') && server.counts.requests === 1] : ['reply printed whole, exit 0', ok(r) && r.stdoutBytes >= size]] };
       } finally {
         server.close();
       }

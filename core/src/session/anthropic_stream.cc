@@ -9,12 +9,6 @@
 #include "protocol/responses_events.h"
 
 namespace agentctx {
-namespace {
-
-JsonValue Str(std::string_view s) { return JsonValue::String(std::string(s)); }
-
-}  // namespace
-
 std::string AnthropicErrorCode(const JsonValue& error) {
   std::string_view type = error.GetString("type").value_or("");
   std::string_view message = error.GetString("message").value_or("");

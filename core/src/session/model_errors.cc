@@ -205,4 +205,11 @@ ModelFailure StreamClosedFailure() {
   return Make(ErrorCode::kStreamError, "stream closed before response.completed", true);
 }
 
+ModelFailure OversizedEventFailure() {
+  return Make(ErrorCode::kStreamError,
+              "stream closed before response.completed after an SSE event larger than 32 MiB "
+              "was dropped; the same request would get the same event, so it is not retried",
+              false);
+}
+
 }  // namespace agentctx

@@ -45,6 +45,10 @@ ModelFailure MapModelErrorDelivery(std::optional<std::int64_t> status, std::stri
 /// `stream_error` (retryable) for an `end` delivery without a terminal event.
 ModelFailure StreamClosedFailure();
 
+/// `stream_error`, not retryable: the stream ended without a terminal event after an SSE event
+/// over the 32 MiB limit was dropped (a deterministic failure; a retry would repeat it).
+ModelFailure OversizedEventFailure();
+
 /// Parses `try again in <number>(s|ms|seconds)` (ASCII case-insensitive) from `message`,
 /// rounded up to whole milliseconds; nullopt when absent. Saturates instead of overflowing.
 std::optional<std::int64_t> ParseRetryAfterMs(std::string_view message);

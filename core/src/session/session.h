@@ -109,6 +109,7 @@ class Session {
     AnthropicStreamAdapter anthropic_stream;  // provider anthropic: events → Responses events
     std::vector<JsonValue> output_items;
     bool terminal = false;
+    bool dropped_oversized_event = false;  // sse_event_too_large: the stream cannot complete
   };
 
   // One compaction in progress (SPEC §12.2–§12.4).

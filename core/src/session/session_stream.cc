@@ -98,7 +98,10 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
   if (auto sse = delivery.GetString("sse")) {
     SseOutput out;
     request_->parser.Feed(*sse, &out);
-    for (const auto& w : out.warnings) sink->Warning(w.code, w.message);
+    for (const auto& w : out.warnings) {
+      if (w.code == WarningCode::kSseEventTooLarge) request_->dropped_oversized_event = true;
+      sink->Warning(w.code, w.message);
+    }
     for (const auto& event : out.events) {
       if (!request_ || request_->terminal) break;
       HandleProviderEvent(event, sink);
@@ -122,7 +125,9 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
   }
   if (delivery.GetBool("end").value_or(false) && request_ && !request_->terminal &&
       state_ == TurnState::kAwaitingModel) {
-    ModelFailure f = StreamClosedFailure();
+    // A stream that lost an event past the size limit would lose it again: not retryable.
+    ModelFailure f =
+        request_->dropped_oversized_event ? OversizedEventFailure() : StreamClosedFailure();
     FailRequest(f.code, f.message, f.retryable, f.retry_after_ms, sink);
   }
   return {};

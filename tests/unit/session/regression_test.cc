@@ -81,6 +81,40 @@ TEST(Regression, Issue17HugeSubmitIsRejectedAndTheSessionStaysUsable) {
   EXPECT_NE(ok.find("\"model_request\""), std::string::npos) << ok.substr(0, 300);
 }
 
+// Issue 17: a response whose SSE event passed the 32 MiB limit ended in a retryable
+// stream_error, and the CLI sent the same request five more times for the same failure. The
+// dropped event makes the end of stream a non-retryable failure that ends the turn.
+TEST(Regression, Issue17OversizedSseEventFailsTheTurnWithoutARetry) {
+  SessionDriver d;
+  d.Start(kConfig);
+  d.Call("submit", R"({"text":"hi","now_ms":1})");
+  const std::string huge = "data: {\"type\":\"response.output_text.delta\",\"delta\":\"" +
+                           std::string(std::size_t{33} * 1024 * 1024, 'x') + "\"}\n\n";
+  std::string fed = d.Call("deliver", DeliverSse(huge, 2));
+  EXPECT_NE(fed.find("sse_event_too_large"), std::string::npos) << fed.substr(0, 300);
+  std::string ended =
+      d.Call("deliver",
+             R"({"delivery":{"type":"model_events","request_id":"req-1","end":true},"now_ms":3})");
+  EXPECT_NE(ended.find("\"stream_error\""), std::string::npos) << ended;
+  EXPECT_NE(ended.find("\"retryable\":false"), std::string::npos) << ended;
+  EXPECT_NE(ended.find("not retried"), std::string::npos) << ended;
+  EXPECT_NE(ended.find("\"turn_complete\""), std::string::npos) << ended;
+  std::string next = d.Call("submit", R"({"text":"again","now_ms":4})");
+  EXPECT_NE(next.find("\"model_request\""), std::string::npos) << next.substr(0, 300);
+}
+
+// A stream cut short without an oversized event stays retryable.
+TEST(Regression, Issue17StreamClosedEarlyStaysRetryable) {
+  SessionDriver d;
+  d.Start(kConfig);
+  d.Call("submit", R"({"text":"hi","now_ms":1})");
+  std::string ended =
+      d.Call("deliver",
+             R"({"delivery":{"type":"model_events","request_id":"req-1","end":true},"now_ms":3})");
+  EXPECT_NE(ended.find("\"stream_error\""), std::string::npos) << ended;
+  EXPECT_NE(ended.find("\"retryable\":true"), std::string::npos) << ended;
+}
+
 // One definition of cacheable(t) (SPEC §9), used by the explainer and the mock's simulator.
 TEST(Regression, Issue12CacheableHasOneDefinition) {
   EXPECT_EQ(Cacheable(1023), 0u);

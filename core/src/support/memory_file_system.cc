@@ -94,33 +94,33 @@ Result<MemoryFileSystem::Resolved> MemoryFileSystem::ParentDir(std::string_view 
     e.message = std::string(path);
     return Fail(std::move(e));
   }
-  // Walk the parent once, creating missing directories; symlinks are resolved as met.
+  // Walk the parent once, creating missing directories; symlinks are resolved as met. The
+  // resolved path grows in place (a copy per level made deep trees quadratic, issue 17).
   Node* cur = root_.get();
   std::string cur_path = "/";
   for (const std::string& seg : Segments(parent)) {
-    std::string next_path = Join(cur_path, seg);
+    if (cur_path.back() != '/') cur_path += '/';
+    cur_path += seg;
     auto it = cur->children.find(seg);
     if (it == cur->children.end()) {
       auto dir = std::make_unique<Node>();
       dir->mtime_ms = clock_ms_;
       cur = cur->children.emplace(seg, std::move(dir)).first->second.get();
-      cur_path = std::move(next_path);
       continue;
     }
     Node* next = it->second.get();
     if (next->kind == FileKind::kSymlink) {
-      auto target = Lookup(next_path, true);
+      auto target = Lookup(cur_path, true);
       if (!target.has_value()) {
         Error e = std::move(target).error();
         e.message = std::string(path);
         return Fail(std::move(e));  // e.g. a dangling symlink in the way: not_found
       }
       next = target->node;
-      next_path = std::move(target->path);
+      cur_path = std::move(target->path);
     }
     if (next->kind != FileKind::kDir) return Fail(ErrorCode::kNotADirectory, std::string(path));
     cur = next;
-    cur_path = std::move(next_path);
   }
   return Resolved{cur, std::move(cur_path)};
 }

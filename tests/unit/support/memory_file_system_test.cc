@@ -230,5 +230,32 @@ TEST(MemoryFileSystem, AddFileReplacesAndKeepsWriteRule) {
   EXPECT_EQ(fs.Stat("/f")->kind, FileKind::kDir);
 }
 
+// Issue 17: a write that creates its parents walks the path once, the resolved path grown in
+// place (it was copied per level); a symlink met on the way is resolved and the walk goes on.
+TEST(Regression, Issue17CreateParentsWalksADeepPathAndFollowsLinks) {
+  MemoryFileSystem fs;
+  std::string deep = "/w";
+  for (int i = 0; i < 3000; ++i) deep += "/d" + std::to_string(i % 10);
+  ASSERT_TRUE(fs.Write(deep + "/f.txt", "x", /*create_parents=*/true).has_value());
+  auto st = fs.Stat(deep + "/f.txt");
+  ASSERT_TRUE(st.has_value());
+  EXPECT_EQ(st->kind, FileKind::kFile);
+  auto listing = fs.List(deep);
+  ASSERT_TRUE(listing.has_value());
+  ASSERT_EQ(listing->size(), 1u);
+  EXPECT_EQ((*listing)[0].name, "f.txt");
+
+  ASSERT_TRUE(fs.AddDir("/real").has_value());
+  ASSERT_TRUE(fs.AddSymlink("/w/link", "/real").has_value());
+  ASSERT_TRUE(fs.Write("/w/link/a/b/g.txt", "y", true).has_value());
+  auto through = fs.Read("/real/a/b/g.txt", 10);
+  ASSERT_TRUE(through.has_value());
+  EXPECT_EQ(*through, "y");
+  ASSERT_TRUE(fs.AddSymlink("/w/dangling", "/nowhere").has_value());
+  auto dangling = fs.Write("/w/dangling/a/h.txt", "z", true);
+  ASSERT_FALSE(dangling.has_value());
+  EXPECT_EQ(dangling.error().code, ErrorCode::kNotFound);
+}
+
 }  // namespace
 }  // namespace agentctx

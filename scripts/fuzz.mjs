@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// `npm run fuzz -- --seconds N [--runs M] [--nice] [--only NAME[,NAME]] [--no-build]`: builds the
-// `fuzz` preset (clang-14, -fsanitize=fuzzer,address,undefined; tests/fuzz/CMakeLists.txt) and
-// runs every libFuzzer target in tests/fuzz, one after the other, for N seconds each (default
-// 60) from a build-tree copy of its corpus plus its seeds. Prints, per target, the executions,
-// crashes and time from libFuzzer's final stats, and writes them to build/fuzz/fuzz-summary.json.
-// Exits 1 when any target crashed (its input is under build/fuzz/tests/fuzz/artifacts/).
+// `npm run fuzz -- --seconds N [--runs M] [--jobs J] [--nice] [--only NAME[,NAME]] [--no-build]
+// [--summary FILE]`: builds the `fuzz` preset (clang-14, -fsanitize=fuzzer,address,undefined;
+// tests/fuzz/CMakeLists.txt) and runs every libFuzzer target in tests/fuzz, J at a time (default
+// 1: one after the other), for N seconds each (default 60; `--runs M` stops a target after M
+// executions) from a build-tree copy of its corpus plus its seeds. Prints, per target, the
+// executions, crashes and time from libFuzzer's final stats, and writes them to
+// build/fuzz/fuzz-summary.json (or FILE). Exits 1 when any target crashed (its input is under
+// build/fuzz/tests/fuzz/artifacts/).
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
@@ -18,9 +20,14 @@ const opt = (name, fallback) => {
 const seconds = Number(opt('seconds', '60'));
 const runs = opt('runs', undefined);
 const nice = args.includes('--nice');
+const jobs = Number(opt('jobs', '1'));
 const only = opt('only', undefined)?.split(',');
 if (!Number.isFinite(seconds) || seconds <= 0) {
   console.error('fuzz: --seconds needs a positive number');
+  process.exit(2);
+}
+if (!Number.isInteger(jobs) || jobs < 1) {
+  console.error('fuzz: --jobs needs a positive whole number');
   process.exit(2);
 }
 
@@ -61,16 +68,23 @@ function runTarget(name) {
   });
 }
 
-const results = [];
 for (const name of names) {
   if (!existsSync(join(build, 'tests/fuzz', `${name}_fuzz`))) {
     console.error(`fuzz: ${name}_fuzz was not built`);
     process.exit(1);
   }
-  const r = await runTarget(name);
-  results.push(r);
-  console.log(`${r.target.padEnd(16)} ${String(r.execs).padStart(12)} execs  ${String(r.crashes).padStart(2)} crashes  ${String(r.seconds).padStart(6)} s  (${r.execs_per_second}/s)`);
-  if (r.crashes) console.log(r.log_tail);
 }
-writeFileSync(join(build, 'fuzz-summary.json'), JSON.stringify({ seconds_per_target: seconds, results }, null, 2) + '\n');
+const results = [];
+const queue = [...names];
+async function lane() {
+  for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+    const r = await runTarget(name);
+    results.push(r);
+    console.log(`${r.target.padEnd(16)} ${String(r.execs).padStart(12)} execs  ${String(r.crashes).padStart(2)} crashes  ${String(r.seconds).padStart(6)} s  (${r.execs_per_second}/s)`);
+    if (r.crashes) console.log(r.log_tail);
+  }
+}
+await Promise.all(Array.from({ length: Math.min(jobs, names.length) }, lane));
+results.sort((a, b) => a.target.localeCompare(b.target));
+writeFileSync(opt('summary', join(build, 'fuzz-summary.json')), JSON.stringify({ seconds_per_target: seconds, runs_per_target: runs ? Number(runs) : null, jobs, results }, null, 2) + '\n');
 process.exit(results.some((r) => r.crashes) ? 1 : 0);

@@ -75,7 +75,11 @@ void Run(std::string_view text) {
     by_cause += m.value.int_value().value_or(-1);
   }
   ACTX_FUZZ_CHECK(by_cause == summary->GetInt("uncached_input_tokens").value_or(-1));
-  ACTX_FUZZ_CHECK(ReplayReport(text, &rebuilder).has_value());
+  // The rebuilder only changes what a `compacted` line rebuilds: replay with it where one is.
+  bool has_compaction = false;
+  for (const RolloutRecord& record : parsed->records)
+    has_compaction |= record.type() == "compacted";
+  if (has_compaction) ACTX_FUZZ_CHECK(ReplayReport(text, &rebuilder).has_value());
 }
 
 }  // namespace

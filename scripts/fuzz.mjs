@@ -60,9 +60,12 @@ function runTarget(name) {
     child.stderr.setEncoding('utf8').on('data', (d) => { tail = (tail + d).slice(-20000); });
     child.on('close', (code) => {
       const execs = Number(/stat::number_of_executed_units:\s*(\d+)/.exec(tail)?.[1] ?? NaN);
-      const crashed = code !== 0 || /==\d+==ERROR|deadly signal|fuzz property failed|runtime error/.test(tail);
+      // A SIGINT (e.g. ending a long run early) makes libFuzzer print its stats and exit 72:
+      // an interrupted run, not a crash.
+      const interrupted = /libFuzzer: run interrupted/.test(tail);
+      const crashed = (code !== 0 && !interrupted) || /==\d+==ERROR|deadly signal|fuzz property failed|runtime error/.test(tail);
       resolve({ target: name, execs, crashes: crashed ? 1 : 0, seconds: Math.round((Date.now() - started) / 1000),
-        execs_per_second: Math.round(execs / Math.max(1, (Date.now() - started) / 1000)), exit: code,
+        execs_per_second: Math.round(execs / Math.max(1, (Date.now() - started) / 1000)), exit: code, interrupted,
         ...(crashed ? { log_tail: tail.slice(-3000) } : {}) });
     });
   });

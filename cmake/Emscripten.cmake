@@ -23,12 +23,13 @@ target_link_options(agentctx_embind PRIVATE
 # The shim is not a source file: relink when it changes.
 set_property(TARGET agentctx_embind APPEND PROPERTY LINK_DEPENDS "${_actx_shim}")
 
-# Size (issue 11; assemble_package.mjs checks the gzip budget): the module is compiled for
-# speed (-O3) only where a step spends its time — the protocol codec and SSE parser, the
-# prompt assembly, the session's step/stream/tool loop, the engine facade, the world-state
-# step diff, AGENTS.md refresh and support (UTF-8, truncation: per-byte loops of every step).
-# Everything else (the built-in tools, the mock model, rollouts and replay, compaction) runs
-# once per turn or less and is compiled -Oz.
+# Size (issues 11 and 15; assemble_package.mjs checks the 300 KB gzip budget): the module is
+# compiled for speed (-O3) only where a tool-loop step spends its time — the protocol codec and
+# SSE parser, the prompt assembly and cache explainer, the session's step/stream/tool loop, the
+# world-state snapshot and the sections that change per step, the AGENTS.md manager's refresh
+# (a key compare or a probe) and support (UTF-8, truncation, SHA-1: per-byte loops of every
+# step). Everything else runs once per turn, on a change or on a cache miss, and is compiled
+# -Oz: the list below. Moving a module here is measured with `npm run bench` (step time at 1 MB).
 # ACTX_WASM_COLD_OZ=OFF compiles everything -O3 (for size/speed comparisons).
 option(ACTX_WASM_COLD_OZ "Compile the core's cold modules -Oz in the Embind build" ON)
 if(ACTX_WASM_COLD_OZ)
@@ -46,7 +47,31 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/prompt/breakpoint_planner.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/chat_stream.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/anthropic_stream.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/protocol/responses_events.cc")
+    "${PROJECT_SOURCE_DIR}/core/src/protocol/responses_events.cc"
+    # AGENTS.md loading runs on a cache miss only (a step's refresh is a key compare or a probe).
+    "${PROJECT_SOURCE_DIR}/core/src/agents_md/discovery.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/agents_md/imports.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/agents_md/assembly.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/agents_md/budget.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/agents_md/config.cc"
+    # Host file-system calls, the in-memory FileSystem, the tool list (rebuilt on a config change).
+    "${PROJECT_SOURCE_DIR}/core/src/engine/fs_methods.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/support/memory_file_system.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/prompt/tool_list.cc"
+    # World-state sections: a step snapshots each (small JSON), the diff renders on a change only.
+    "${PROJECT_SOURCE_DIR}/core/src/world_state/sections/skills_section.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/world_state/sections/permissions_section.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/world_state/sections/developer_instructions_section.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/world_state/sections/model_section.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/world_state/sections/agents_md_section.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/world_state/message_kind.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/protocol/task_frontier.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/session/session_warmth.cc"
+    # Model error mapping and the engine's own (handle 0) methods: off the step path.
+    "${PROJECT_SOURCE_DIR}/core/src/session/model_errors.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/engine/engine.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/engine/session_methods.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/protocol/items.cc")
   foreach(_actx_file IN LISTS _actx_cold)  # a moved file must not silently lose its -Oz
     if(NOT EXISTS "${_actx_file}")
       message(FATAL_ERROR "cmake/Emscripten.cmake: cold module ${_actx_file} does not exist")

@@ -88,9 +88,12 @@ TEST(Regression, Issue17OversizedSseEventFailsTheTurnWithoutARetry) {
   SessionDriver d;
   d.Start(kConfig);
   d.Call("submit", R"({"text":"hi","now_ms":1})");
-  const std::string huge = "data: {\"type\":\"response.output_text.delta\",\"delta\":\"" +
-                           std::string(std::size_t{33} * 1024 * 1024, 'x') + "\"}\n\n";
-  std::string fed = d.Call("deliver", DeliverSse(huge, 2));
+  // 33 MiB of one event's data line, delivered the way a stream arrives: in 1 MiB chunks.
+  std::string fed = d.Call(
+      "deliver", DeliverSse("data: {\"type\":\"response.output_text.delta\",\"delta\":\"", 2));
+  const std::string chunk(std::size_t{1} << 20, 'x');
+  for (int i = 0; i < 33; ++i) fed += d.Call("deliver", DeliverSse(chunk, 2));
+  fed += d.Call("deliver", DeliverSse("\"}\n\n", 2));
   EXPECT_NE(fed.find("sse_event_too_large"), std::string::npos) << fed.substr(0, 300);
   std::string ended =
       d.Call("deliver",

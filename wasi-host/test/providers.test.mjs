@@ -163,6 +163,25 @@ describe('CLI sessions on each provider against serve-mock', () => {
     for (const u of usage.slice(1)) assert.ok(u.cached_tokens > 0, JSON.stringify(u));
   });
 
+  test('chat.developer_role from --config: developer context goes out as system messages', async () => {
+    const cfg = join(tmp.dir, 'chat-system.json');
+    writeFileSync(cfg, JSON.stringify({ chat: { developer_role: 'system' } }));
+    const roles = async (extra) => {
+      const r = await runCli(['inspect', '--provider', 'chat', ...extra, '--workspace', ws, 'hello'], { cwd: ws });
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout).messages.map((m) => m.role);
+    };
+    const plain = await roles([]);
+    assert.ok(plain.includes('developer'), plain.join());
+    const renamed = await roles(['--config', cfg]);
+    assert.ok(!renamed.includes('developer'), renamed.join());
+    assert.deepEqual(renamed, plain.map((r) => (r === 'developer' ? 'system' : r)));
+    writeFileSync(cfg, JSON.stringify({ chat: { developer_role: 'assistant' } }));
+    const bad = await runCli(['inspect', '--provider', 'chat', '--config', cfg, '--workspace', ws, 'hello'], { cwd: ws });
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /chat\.developer_role must be/);
+  });
+
   test('inspect --format breakpoints explains the plan', async () => {
     const r = await runCli(['inspect', '--provider', 'anthropic', '--format', 'breakpoints', '--json', '--workspace', ws, 'hello'], { cwd: ws });
     assert.equal(r.code, 0, r.stderr);

@@ -17,7 +17,7 @@ import type {
 
 export type {
   AgentsMdConfig, AgentsMdRefresh, AnthropicConfig, ApprovalPolicy, CacheBreakReason, CacheTtl,
-  CompactionConfig, CompactionStrategy,
+  ChatConfig, ChatDeveloperRole, CompactionConfig, CompactionStrategy,
   ContextBudgetConfig, DeliveryType, EffectType, EngineMethodName, EnvironmentConfig,
   EnvironmentContextConfig, EnvironmentStatus, ErrorEffectCode, EventType, HostToolConfig, InspectFormat,
   ModelConfig, PromptLayout, Provider, ReasoningConfig, ReasoningEffort, ReasoningSummary, SandboxConfig, SandboxMode, ServiceTier,

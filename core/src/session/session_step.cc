@@ -154,6 +154,7 @@ BodyParams Session::BodyParamsFor(const ModelConfig& model,
   params.prompt_cache_key = config_.CacheKey();
   if (config_.verbosity) params.verbosity = ToWire(*config_.verbosity);
   params.max_output_tokens = config_.max_output_tokens;
+  params.chat_developer_role = config_.chat.developer_role;
   return params;
 }
 

@@ -167,6 +167,41 @@ TEST(ProviderSession, ConfigKeysAreValidatedAsAWhole) {
   EXPECT_NE(d.request_bodies().back().find("\"messages\":["), std::string::npos);
 }
 
+TEST(ProviderSession, ChatDeveloperRoleSystemRendersEveryDeveloperMessageAsSystem) {
+  SessionDriver d;
+  AddFiles(&d);
+  ASSERT_NE(d.Start(Config(R"(,"provider":"chat","chat":{"developer_role":"system"})"))
+                .find("\"ok\":true"),
+            std::string::npos);
+  std::vector<JsonValue> all;
+  RunThreeTurns(&d, &all);
+  // A permissions change mid-session appends one more developer message: also `system`.
+  d.Update(R"({"approval_policy":"on-request"})", 9000);
+  d.Submit("Again.", 10000);
+  const auto& bodies = d.request_bodies();
+  ASSERT_GE(bodies.size(), 6u);
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    EXPECT_EQ(bodies[i].find(R"("role":"developer")"), std::string::npos) << "request " << i + 1;
+    EXPECT_NE(bodies[i].find(R"({"role":"system","content":"<permissions instructions>)"),
+              std::string::npos);
+    if (i > 0) EXPECT_TRUE(bodies[i].starts_with(UpToLastMessage(bodies[i - 1]))) << i + 1;
+  }
+  std::size_t systems = 0;
+  for (auto at = bodies.back().find(R"({"role":"system")"); at != std::string::npos;
+       at = bodies.back().find(R"({"role":"system")", at + 1)) {
+    ++systems;
+  }
+  EXPECT_GE(systems, 3u);  // the instructions, the first permissions, the changed permissions
+  // The option is Chat's only: history and the other renderings keep the developer role.
+  EXPECT_NE(d.Call("history", "{}").find(R"("role":"developer")"), std::string::npos);
+  auto parsed =
+      ParseSessionConfig(*ParseJson(Config(R"(,"chat":{"developer_role":"sys"})")), nullptr);
+  ASSERT_FALSE(parsed.has_value());
+  EXPECT_NE(parsed.error().message.find("chat.developer_role must be"), std::string::npos);
+  auto defaults = ParseSessionConfig(*ParseJson(Config("")), nullptr);
+  EXPECT_EQ(defaults->chat.developer_role, ChatDeveloperRole::kDeveloper);
+}
+
 TEST(ProviderSession, LocalCompactionRunsOnEveryProvider) {
   for (const char* provider : {"chat", "anthropic"}) {
     SCOPED_TRACE(provider);

@@ -39,11 +39,13 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/session/config_update.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/session_resume.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/session_compaction.cc"
-    # Issue 15: the Chat / Anthropic renderings and stream adapters (off the Responses step path).
+    # Issue 15: the Chat / Anthropic renderings and stream adapters (off the Responses step path),
+    # and the cost rules (cache_summary, replay).
     "${PROJECT_SOURCE_DIR}/core/src/prompt/provider_items.cc"
     "${PROJECT_SOURCE_DIR}/core/src/prompt/chat_body.cc"
     "${PROJECT_SOURCE_DIR}/core/src/prompt/anthropic_body.cc"
     "${PROJECT_SOURCE_DIR}/core/src/prompt/breakpoint_planner.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/prompt/cache_pricing.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/chat_stream.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/anthropic_stream.cc"
     "${PROJECT_SOURCE_DIR}/core/src/protocol/responses_events.cc")

@@ -142,6 +142,13 @@ export interface CacheReport {
   predicted_cached_tokens: number;
   ideal_cached_tokens: number;
   break: CacheBreak | null;
+  /**
+   * Provider `anthropic` only (docs/providers.md): the tokens the request is predicted to write
+   * to the cache (beyond what it reads from the previous request's marks), and of those the ones
+   * under 1 h marks. `predicted_cached_tokens` then follows the breakpoint plan too.
+   */
+  predicted_cache_write_tokens?: number;
+  predicted_cache_write_1h_tokens?: number;
   /** Provider `anthropic` only: the request's breakpoint plan. */
   breakpoints?: PlannedBreakpoint[];
 }
@@ -323,6 +330,38 @@ export interface CacheSummary {
   max_reuse_bp: number;
   /** By reason (sorted): how often and how many tokens were lost. */
   breaks: Partial<Record<CacheBreakReason, { count: number; lost_tokens: number }>>;
+  /** Once a request was predicted by Anthropic's breakpoint rule. */
+  predicted_cache_write_tokens?: number;
+  predicted_cache_write_1h_tokens?: number;
+  reported_cache_write_tokens?: number;
+  /** With `cache_summary {prices}`: the cost, each request by its provider's rule. */
+  cost?: CacheCost;
+}
+
+/** Prices in USD per million tokens (at most 6 decimals), as `rollout.inspect` and `cache_summary` take them. */
+export interface TypedPrices {
+  input?: number;
+  /** OpenAI's cached-input price (default 0.125); Anthropic's reads cost 0.1 × input unless given. */
+  cached_input?: number;
+  /** Anthropic's cache writes (default 1.25 × input; 2 × input for 1 h marks); at least `input`. */
+  cache_write?: number;
+  output?: number;
+}
+
+/** `cache_summary {prices}`'s cost (docs/providers.md): exact decimals of USD. */
+export interface CacheCost {
+  /** The rules the requests were priced by (the session's before any request). */
+  pricing: 'openai' | 'anthropic' | 'mixed';
+  prices_per_million_usd: {
+    input: number; cached_input?: number; cache_read?: number; cache_write?: number; cache_write_1h?: number; output: number;
+  };
+  /** Every request's prompt tokens at the explainer's prediction. */
+  predicted_input_usd: number;
+  /** The provider's usage (token_usage), priced. */
+  reported: {
+    input_tokens: number; cached_tokens: number; cache_write_tokens: number; output_tokens: number;
+    input_usd: number; output_usd: number; total_usd: number;
+  };
 }
 
 /** One stat the AGENTS.md probe set re-checks (SPEC §5). */

@@ -45,18 +45,15 @@
 #include <string_view>
 
 #include "agentctx/result.h"
+#include "prompt/cache_pricing.h"
 #include "protocol/json_value.h"
 #include "rollout/resume_state.h"
 
 namespace agentctx {
 
 /// Prices in micro-USD per million tokens (integers, so every cost is exact: a token costs
-/// price · 10⁻¹² USD). Defaults are the playground's example prices.
-struct ReplayPrices {
-  std::uint64_t input = 1250000;        ///< uncached input
-  std::uint64_t cached_input = 125000;  ///< cached input
-  std::uint64_t output = 10000000;
-};
+/// price · 10⁻¹² USD); prompt/cache_pricing.h. Defaults are the playground's example prices.
+using ReplayPrices = TypedPrices;
 
 struct ReplayOptions {
   /// The provider's prompt-cache TTL: a request sent longer than this after the previous one

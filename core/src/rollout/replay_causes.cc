@@ -53,14 +53,6 @@ JsonValue CausesJson(const std::array<std::uint64_t, kReplayCauses.size()>& by_c
 
 }  // namespace
 
-JsonValue UsdNumber(std::uint64_t picousd) {
-  std::string whole = std::to_string(picousd / 1000000000000ULL);
-  std::string frac = std::to_string(picousd % 1000000000000ULL);
-  frac.insert(0, 12 - frac.size(), '0');
-  while (!frac.empty() && frac.back() == '0') frac.pop_back();
-  return JsonValue::RawNumber(frac.empty() ? whole : whole + "." + frac);
-}
-
 void AttributeCauses(const ReplayOptions& options, std::vector<ReplayRequest>* requests) {
   const ReplayRequest* prev = nullptr;
   for (ReplayRequest& r : *requests) {

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "prompt/cache_explainer.h"
+#include "prompt/cache_pricing.h"
 #include "protocol/json_value.h"
 #include "rollout/replay.h"
 
@@ -126,8 +127,5 @@ JsonValue ReplayRequestJson(const ReplayRequest& request, const ReplayPrices& pr
 /// kReplayCauses order, and adds up to uncached_input_tokens.
 JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const ReplayFacts& facts,
                             const ReplayOptions& options);
-
-/// `picousd` (10⁻¹² USD) as an exact decimal JSON number, e.g. 4961234125000 → 4.961234125.
-JsonValue UsdNumber(std::uint64_t picousd);
 
 }  // namespace agentctx

@@ -11,8 +11,8 @@
 // (SPEC §2.2, docs/config.md), the warning and error-effect codes and the name lists.
 
 import type {
-  AgentsMdRefresh, CacheBreakReason, CacheTtl, DeliveryType, EffectType, ErrorEffectCode, EventType, SessionConfig,
-  Trust, WarningCode,
+  AgentsMdRefresh, CacheBreakReason, CacheTtl, DeliveryType, EffectType, ErrorEffectCode, EventType, Provider,
+  SessionConfig, Trust, WarningCode,
 } from './generated/protocol.js';
 
 export type {
@@ -430,6 +430,8 @@ export interface ReplayRequest {
   break: CacheBreak | null;
   input_tokens: number | null;
   cached_input_tokens: number | null;
+  /** Anthropic pricing only (`summary.pricing`): the tokens written to the cache (in input). */
+  cache_write_input_tokens?: number | null;
   output_tokens: number | null;
   uncached_input_tokens: number | null;
   new_input_tokens: number | null;
@@ -464,6 +466,8 @@ export interface ReplayReport {
     requests_with_usage: number;
     input_tokens: number;
     cached_input_tokens: number;
+    /** Anthropic pricing only: the cache writes of every request. */
+    cache_write_input_tokens?: number;
     output_tokens: number;
     reasoning_output_tokens: number;
     reported_cached_bp: number;
@@ -475,10 +479,16 @@ export interface ReplayReport {
     rollout_total_token_usage: ReplayTokenTotals | null;
     usage_matches_rollout_total: boolean | null;
     ttl_ms: number;
-    prices_per_million_usd: { input: number; cached_input: number; output: number };
+    /** Present when Anthropic's cache rules and prices applied (absent: OpenAI's). */
+    pricing?: 'anthropic';
+    /** `cached_input` is the price of a cache read (Anthropic: 0.1 × input by default). */
+    prices_per_million_usd: { input: number; cached_input: number; cache_write?: number; output: number };
     cost: {
       cached_input_usd: number;
+      /** Every uncached token at the input price, cache writes included. */
       uncached_input_usd: number;
+      /** Anthropic pricing only: the writes' premium over the input price. */
+      cache_write_extra_usd?: number;
       output_usd: number;
       total_usd: number;
       by_cause_usd: Partial<Record<ReplayCause, number>>;
@@ -493,7 +503,13 @@ export interface ReplayOptions {
   /** The provider's cache TTL (default 300000). */
   ttl_ms?: number;
   /** USD per million tokens (defaults 1.25 / 0.125 / 10), at most 6 decimals. */
-  prices?: { input?: number; cached_input?: number; output?: number };
+  prices?: TypedPrices;
+  /**
+   * Whose cache rules and prices apply: `anthropic` reads at 0.1 × input and writes at
+   * 1.25 × input (`prices.cache_write` for 1 h writes); unset: anthropic when the rollout's
+   * usage records cache writes, else OpenAI's (responses, chat).
+   */
+  provider?: Provider;
   /** Also return `dump`: every reconstructed request's body. */
   dump_requests?: boolean;
   /** The table lists every request. */

@@ -51,7 +51,7 @@ CachePrices PricesFor(CachePricing rule, const TypedPrices& t) {
   p.output = t.output;
   if (rule == CachePricing::kOpenAi) {
     p.cached = t.cached_input;
-    p.write_5m = p.write_1h = t.cache_write.value_or(t.input);
+    p.write_5m = p.write_1h = t.input;  // no write premium
     return p;
   }
   p.cached = t.cached_input_given ? t.cached_input : t.input / 10;

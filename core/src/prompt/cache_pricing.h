@@ -6,7 +6,8 @@
 // a cost is tokens × price picodollars: sums are exact; UsdNumber prints them as exact decimals.
 // Rules (CachePricingFor):
 //  - OpenAI (providers responses, chat): uncached input at `input`, cached input at
-//    `cached_input`; no cache writes (a write, if reported, costs `input`).
+//    `cached_input`; no cache writes (a write, if reported, costs `input`; `cache_write` is
+//    Anthropic's only).
 //  - Anthropic (provider anthropic): reads at 0.1 × input, writes at 1.25 × input (5-minute
 //    TTL) or 2 × input (1-hour TTL), the rest at `input` — Anthropic's published multipliers.
 //    A `cached_input` or `cache_write` the user gave explicitly replaces the multiplier. Derived

@@ -41,6 +41,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -60,6 +61,12 @@ struct ReplayOptions {
   /// finished explains its misses as `idle_past_ttl`.
   std::int64_t ttl_ms = 300000;
   ReplayPrices prices;
+  /// Whose cache rules and prices apply (issue 15): responses and chat → OpenAI's, anthropic →
+  /// Anthropic's (cached input read at 0.1 × input, cache writes at 1.25 × input, no 128-token
+  /// steps, the model's minimum). Unset: Anthropic's when the rollout's usage reports cache
+  /// writes (`cache_creation_input_tokens`, as agentctx's Anthropic sessions record them), else
+  /// OpenAI's.
+  std::optional<Provider> provider;
   /// Also return every reconstructed request's body (RolloutInspect's `dump`).
   bool dump_requests = false;
   /// Table: one row per request after the summary.
@@ -69,9 +76,10 @@ struct ReplayOptions {
 };
 
 /// The options of `rollout.inspect` from its input object: `ttl_ms` (integer ≥ 0),
-/// `prices` {`input`,`cached_input`,`output`} in USD per million tokens (decimal numbers, at
-/// most 6 fraction digits), `dump_requests` (bool), `requests` (bool: table_all_requests),
-/// `top` (integer ≥ 0). Absent keys keep the defaults. Errors: kInvalidInput naming the key.
+/// `prices` {`input`,`cached_input`,`cache_write`,`output`} in USD per million tokens (decimal
+/// numbers, at most 6 fraction digits; ReadTypedPrices), `provider` (responses | chat |
+/// anthropic), `dump_requests` (bool), `requests` (bool: table_all_requests), `top`
+/// (integer ≥ 0). Absent keys keep the defaults. Errors: kInvalidInput naming the key.
 Result<ReplayOptions> ReplayOptionsFromJson(const JsonValue& input);
 
 /// The replay report of `rollout_text` (see above). Errors: kRolloutCorrupt.

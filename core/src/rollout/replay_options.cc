@@ -22,6 +22,14 @@ Result<ReplayOptions> ReplayOptionsFromJson(const JsonValue& input) {
   if (const JsonValue* prices = input.Find("prices"); prices != nullptr && !prices->is_null()) {
     ACTX_TRY_VOID(ReadTypedPrices(*prices, "rollout.inspect", &o.prices));
   }
+  if (const JsonValue* provider = input.Find("provider");
+      provider != nullptr && !provider->is_null()) {
+    o.provider =
+        provider->is_string() ? FromWire<Provider>(provider->string_value()) : std::nullopt;
+    if (!o.provider) {
+      return Fail(Bad("rollout.inspect: `provider` must be " + WireChoices<Provider>()));
+    }
+  }
   for (const char* key : {"dump_requests", "requests"}) {
     const JsonValue* v = input.Find(key);
     if (v == nullptr || v->is_null()) continue;

@@ -46,9 +46,23 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/prompt/anthropic_body.cc"
     "${PROJECT_SOURCE_DIR}/core/src/prompt/breakpoint_planner.cc"
     "${PROJECT_SOURCE_DIR}/core/src/prompt/cache_pricing.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/prompt/cache_explainer_cost.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/chat_stream.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/anthropic_stream.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/protocol/responses_events.cc")
+    "${PROJECT_SOURCE_DIR}/core/src/protocol/responses_events.cc"
+    # Off every step's path: model failures, AGENTS.md @imports, the fs.* inspection methods,
+    # the opt-in issue-16 features (task frontier, context budget, warmth-aware compaction)
+    # and the once-per-session base instructions and UUIDs.
+    "${PROJECT_SOURCE_DIR}/core/src/session/model_errors.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/agents_md/imports.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/engine/fs_methods.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/session/session_frontier.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/session/session_warmth.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/protocol/task_frontier.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/world_state/sections/task_frontier_section.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/world_state/sections/context_budget_section.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/session/base_instructions.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/support/uuid5.cc")
   foreach(_actx_file IN LISTS _actx_cold)  # a moved file must not silently lose its -Oz
     if(NOT EXISTS "${_actx_file}")
       message(FATAL_ERROR "cmake/Emscripten.cmake: cold module ${_actx_file} does not exist")

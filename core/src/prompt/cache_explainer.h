@@ -188,6 +188,7 @@ class CacheExplainer {
   };
   // One request as costed: its prompt tokens, prediction, rule and reported usage.
   struct RequestCost {
+    std::string request_id;
     bool breakpoints = false;
     std::uint64_t prompt_tokens = 0;
     std::uint64_t predicted_cached = 0;
@@ -224,7 +225,7 @@ class CacheExplainer {
   bool any_breakpoints_ = false;
   std::uint64_t sum_write_ = 0;
   std::uint64_t sum_write_1h_ = 0;
-  std::map<std::string, RequestCost, std::less<>> costs_;  // by request id
+  std::vector<RequestCost> costs_;  // in issue order (usage is reported for the latest)
 };
 
 }  // namespace agentctx

@@ -164,19 +164,19 @@ describe('CLI sessions on each provider against serve-mock', () => {
   });
 
   test('replay of an anthropic session: Anthropic pricing from the recorded cache writes', async () => {
+    // The rollout of the anthropic session above (a second run would read everything it wrote).
     const dir = join(tmp.dir, 'home-anthropic', 'sessions');
-    const rollouts = () => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')) : []);
-    const before = new Set(rollouts());
-    const { usage } = await session('anthropic');
-    const fresh = rollouts().filter((f) => !before.has(f));
-    assert.equal(fresh.length, 1, fresh.join());
-    const file = join(dir, fresh[0]);
+    const rollouts = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')) : [];
+    assert.equal(rollouts.length, 1, rollouts.join());
+    const file = join(dir, rollouts[0]);
+    const usage = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l))
+      .filter((l) => l.payload?.type === 'token_count').map((l) => l.payload.info.last_token_usage);
     const json = await runCli(['replay', '--json', '--price-input', '3', file], { timeoutMs: 60000 });
     assert.equal(json.code, 0, json.stderr);
     const s = JSON.parse(json.stdout).summary;
     assert.equal(s.pricing, 'anthropic');
     assert.deepEqual(s.prices_per_million_usd, { input: 3, cached_input: 0.3, cache_write: 3.75, output: 10 });
-    const writes = usage.reduce((a, u) => a + u.cache_creation_tokens, 0);
+    const writes = usage.reduce((a, u) => a + u.cache_creation_input_tokens, 0);
     assert.ok(writes > 0);
     assert.equal(s.cache_write_input_tokens, writes);
     assert.equal(Object.values(s.lost_tokens_by_cause).reduce((a, b) => a + b, 0), s.uncached_input_tokens);

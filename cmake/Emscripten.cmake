@@ -40,11 +40,14 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/session/config_update.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/session_resume.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/session_compaction.cc"
-    # Issue 15: the Chat / Anthropic renderings and stream adapters (off the Responses step path).
+    # Issue 15: the Chat / Anthropic renderings and stream adapters (off the Responses step path),
+    # and the cost rules (cache_summary, replay).
     "${PROJECT_SOURCE_DIR}/core/src/prompt/provider_items.cc"
     "${PROJECT_SOURCE_DIR}/core/src/prompt/chat_body.cc"
     "${PROJECT_SOURCE_DIR}/core/src/prompt/anthropic_body.cc"
     "${PROJECT_SOURCE_DIR}/core/src/prompt/breakpoint_planner.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/prompt/cache_pricing.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/prompt/cache_explainer_cost.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/chat_stream.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/anthropic_stream.cc"
     "${PROJECT_SOURCE_DIR}/core/src/protocol/responses_events.cc"
@@ -71,7 +74,16 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/session/model_errors.cc"
     "${PROJECT_SOURCE_DIR}/core/src/engine/engine.cc"
     "${PROJECT_SOURCE_DIR}/core/src/engine/session_methods.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/protocol/items.cc")
+    "${PROJECT_SOURCE_DIR}/core/src/protocol/items.cc"
+    # The opt-in issue-16 features (task frontier, context budget) and the once-per-session base
+    # instructions and UUIDs; the per-provider price rules (a cache summary, the Anthropic rule).
+    "${PROJECT_SOURCE_DIR}/core/src/session/session_frontier.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/world_state/sections/task_frontier_section.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/world_state/sections/context_budget_section.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/session/base_instructions.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/support/uuid5.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/prompt/cache_pricing.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/prompt/cache_explainer_cost.cc")
   foreach(_actx_file IN LISTS _actx_cold)  # a moved file must not silently lose its -Oz
     if(NOT EXISTS "${_actx_file}")
       message(FATAL_ERROR "cmake/Emscripten.cmake: cold module ${_actx_file} does not exist")

@@ -5,8 +5,10 @@
 // toggled under `apply` (tools_changed break) and `defer` (no break, <tools> notice); a forced
 // compaction (marker on the chart, history_rewritten_by_compaction next); rollout
 // export -> reload -> import (same chart); an OpenAI key (fetch intercepted) that is sent as a
-// header and found nowhere else; zero console errors or warnings and no other request leaving
-// the local server. Screenshots of the main views go to e2e/out/.
+// header and found nowhere else; an Anthropic session's cost view (Anthropic's cache prices,
+// labelled; the same figure from the engine and after export -> import); zero console errors or
+// warnings and no other request leaving the local server. Screenshots of the main views go to
+// e2e/out/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -352,6 +354,48 @@ test('playground flows in Chromium', { timeout: 240000 }, async (t) => {
       await page.fill('#api-key', '');
       await page.unroute('https://api.anthropic.com/**');
       foreign.splice(0, foreign.length, ...foreign.filter((u) => !u.startsWith('https://api.anthropic.com/')));
+      await page.selectOption('select[name="provider"]', 'responses');
+    });
+
+    await t.test('the cost view prices an Anthropic session by Anthropic\'s rule, live and replayed', async () => {
+      await page.selectOption('select[name="provider"]', 'anthropic');
+      await page.click('#new-session');  // a session of one provider: one rule for every request
+      await page.waitForFunction(() => window.playground.requests.length === 0);
+      assert.match(await send(page, 'Please read src/main.rs.'), /completed · 2 requests/);
+      await tab(page, 'tab-cache');
+      assert.equal(await page.getAttribute('#cost-rule-live', 'data-rule'), 'anthropic');
+      assert.match(await page.textContent('#cost-rule-live'),
+        /^Anthropic pricing: cache reads at 0\.1× and cache writes at 1\.25× the input price/);
+      // Typed prices: the cached-input price is not used; reads and writes follow the input price.
+      await page.fill('#price-input', '3');
+      await page.fill('#price-cached', '2');
+      await page.fill('#price-output', '15');
+      const usage = await page.evaluate(() => window.playground.usage.map((u) => [u.input_tokens, u.cached_tokens, u.cache_creation_tokens, u.output_tokens]));
+      assert.equal(usage.length, 2);
+      // The mock's cache lives in the engine: the earlier session's prefix is read, the rest written.
+      assert.ok(usage.every(([, c, w]) => c > 0 && w > 0), JSON.stringify(usage));
+      const dollars = usage.reduce((a, [i, c, w, o]) => a + (i - c - w) * 3 + c * 0.3 + w * 3.75 + o * 15, 0) / 1e6;
+      const openai = usage.reduce((a, [i, c, , o]) => a + (i - c) * 3 + c * 2 + o * 15, 0) / 1e6;
+      assert.notEqual(dollars.toFixed(4), openai.toFixed(4));
+      const live = await page.textContent('#cost-live');
+      assert.ok(live.startsWith(`Estimated cost: $${dollars.toFixed(4)} (`), `${live} (expected $${dollars.toFixed(4)})`);
+      // The engine's cost of the same usage (cache_summary {prices}) by the same rule.
+      assert.equal(await page.getAttribute('#cache-summary', 'data-pricing'), 'anthropic');
+      assert.ok((await page.textContent('#cache-summary')).includes(`with output $${dollars.toFixed(4)}`));
+      assert.match(await page.textContent('#cache-summary'), /written: predicted [\d,]+, reported [\d,]+/);
+      await shot(page, 'cost-anthropic');
+      // Exported and imported, the rollout's recorded writes are priced the same way.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-rollout')]);
+      const file = join(downloads, 'anthropic-session.jsonl');
+      await download.saveAs(file);
+      await page.setInputFiles('#import-rollout', file);
+      await page.waitForFunction(() => document.querySelector('#replay-title').textContent.includes('anthropic-session.jsonl'));
+      assert.equal(await page.getAttribute('#cost-rule-replay', 'data-rule'), 'anthropic');
+      assert.equal(await page.textContent('#cost-replay'), live);
+      assert.match(await page.textContent('#replay-summary'), /cache writes[\d,]+ input tokens written \(Anthropic pricing\)/);
+      assert.match(await page.textContent('#replay-causes caption'), /written to the cache, \+\$[\d.]+ at 1\.25× the input price/);
+      await tab(page, 'tab-cache');
+      for (const [id, value] of [['#price-input', '1.25'], ['#price-cached', '0.125'], ['#price-output', '10']]) await page.fill(id, value);
       await page.selectOption('select[name="provider"]', 'responses');
     });
 

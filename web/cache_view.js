@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // "Cache & cost" view: cached vs uncached input tokens of every request as reported in
 // token_usage (the mock's prompt-cache simulator, or the real API), compaction markers, a running
-// cost estimate with editable per-million prices (example defaults), and the session's
-// cache_summary (the explainer's totals and breaks by reason).
-import { costText, renderChart } from './chart.js';
+// cost estimate with editable per-million prices (example defaults) under each request's
+// provider rule (chart.js; labelled), and the session's cache_summary (the explainer's totals,
+// breaks by reason, and the engine's cost at the typed prices by the session's provider rule).
+import { costText, pricingRule, pricingRuleText, renderChart } from './chart.js';
 import { $, el, facts, fmt, pct } from './util.js';
 
 let app;
@@ -14,13 +15,35 @@ export function prices() {
   return { input: read('price-input'), cached: read('price-cached'), output: read('price-output') };
 }
 
+// One bar's data from a token_usage event; `write` only when the provider reports cache writes.
+const bar = (u) => ({ label: u.request_id, input: u.input_tokens, cached: u.cached_tokens, write: u.cache_creation_tokens });
+
 /** The live series: one bar per request with reported usage. */
 export function liveSeries() {
-  const series = app.usage.map((u) => ({ label: u.request_id, input: u.input_tokens, cached: u.cached_tokens }));
+  const series = app.usage.map(bar);
   const markers = app.usage.flatMap((u, i) => (u.compactionBefore ? [i] : []));
   const output = [...app.usage, ...app.compactionUsage].reduce((a, u) => a + u.output_tokens, 0);
-  const compactions = app.compactionUsage.map((u) => ({ label: u.request_id, input: u.input_tokens, cached: u.cached_tokens }));
+  const compactions = app.compactionUsage.map(bar);
   return { series, markers, output, compactions };
+}
+
+/** Shows which pricing rule a cost line uses (data-rule: openai | anthropic | mixed). */
+export function showRule(node, rule) {
+  node.dataset.rule = rule;
+  node.textContent = pricingRuleText(rule);
+}
+
+/** cache_summary with the engine's cost at the typed prices (the session's provider rule). */
+function summaryWithCost() {
+  const p = prices();
+  const anthropic = (app.config?.provider ?? 'responses') === 'anthropic';
+  // Anthropic's reads cost 0.1x input: the typed cached-input price is not sent.
+  const typed = anthropic ? { input: p.input, output: p.output } : { input: p.input, cached_input: p.cached, output: p.output };
+  try {
+    return app.session.call('cache_summary', { prices: typed });
+  } catch {
+    return app.session.call('cache_summary');  // prices the engine refuses (e.g. 1e-7): no cost
+  }
 }
 
 function render() {
@@ -28,22 +51,31 @@ function render() {
   renderChart($('chart-live'), { series, markers, caption: 'This session: input tokens per turn request —' });
   const extra = compactions.length === 0 ? ''
     : ` Includes ${compactions.length} compaction request${compactions.length > 1 ? 's' : ''} (not drawn).`;
-  $('cost-live').textContent = costText([...series, ...compactions], prices(), output) + extra;
+  const all = [...series, ...compactions];
+  showRule($('cost-rule-live'), pricingRule(all, app.config?.provider === 'anthropic' ? 'anthropic' : 'openai'));
+  $('cost-live').textContent = costText(all, prices(), output) + extra;
   let summary;
   try {
-    summary = app.session.call('cache_summary');
+    summary = summaryWithCost();
   } catch {
     return;
   }
   const breaks = Object.entries(summary.breaks);
+  const writes = summary.reported_cache_write_tokens === undefined ? ''
+    : ` · written: predicted ${fmt(summary.predicted_cache_write_tokens)}, reported ${fmt(summary.reported_cache_write_tokens)}`;
+  const cost = summary.cost;
   $('cache-summary').replaceChildren(
     el('h3', {}, 'Explainer totals (cache_summary)'),
     facts([
       ['requests', fmt(summary.requests)],
       ['prompt reuse', `${pct(summary.reuse_bp)} of all prompt bytes (best possible ${pct(summary.max_reuse_bp)})`],
-      ['cached tokens', `predicted ${fmt(summary.predicted_cached_tokens)} · ideal ${fmt(summary.ideal_cached_tokens)} · reported ${fmt(summary.reported_cached_tokens)}`],
+      ['cached tokens', `predicted ${fmt(summary.predicted_cached_tokens)} · ideal ${fmt(summary.ideal_cached_tokens)} · reported ${fmt(summary.reported_cached_tokens)}${writes}`],
       ['breaks', breaks.length === 0 ? 'none' : breaks.map(([reason, b]) => `${reason} × ${b.count} (${fmt(b.lost_tokens)} tokens lost)`).join('; ')],
+      ...(cost === undefined ? [] : [['cost (engine)',
+        `${cost.pricing} pricing: input predicted $${cost.predicted_input_usd.toFixed(4)}, reported $${cost.reported.input_usd.toFixed(4)}; ` +
+        `with output $${cost.reported.total_usd.toFixed(4)}`]]),
     ]));
+  $('cache-summary').dataset.pricing = cost?.pricing ?? '';
 }
 
 export function init(appState) {

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The Replay tab's figures (issue 13), drawn from a `rollout.inspect` report and its request
 // dump: input tokens per request stacked cached / new / lost, the lost part coloured by cause;
-// uncached input by cause with its cost at the page's prices; and a diff of any reconstructed
+// uncached input by cause with its cost at the page's prices (and, under Anthropic pricing, the
+// cache writes' premium); and a diff of any reconstructed
 // request against the one before it (items kept, removed and added).
 // Invariants: every figure comes from the report (usage counted once per request by the
 // engine); the chart draws the reconstructed requests with usage, and the usage-only ones
 // (compaction requests, responses without recorded output) are costed but not drawn, and said.
-import { H, PAD, W, chartFrame } from './chart.js';
+import { ANTHROPIC_WRITE, H, PAD, W, chartFrame } from './chart.js';
 import { el, fmt, svg } from './util.js';
 
 /** The engine's causes in report order, with the words the page shows. */
@@ -99,8 +100,13 @@ export function causeTable(report, prices) {
   if (rows.length === 0) return el('p', { class: 'note', id: 'replay-causes' }, 'No reported usage: nothing to explain.');
   const count = (cause) => report.requests.filter((r) => (r.lost_tokens_by_cause?.[cause] ?? 0) > 0).length;
   const share = (t) => (s.uncached_input_tokens ? `${((100 * t) / s.uncached_input_tokens).toFixed(2)} %` : '—');
+  // Anthropic pricing (issue 15): the written tokens are uncached too and cost a premium on top.
+  const writes = s.pricing === 'anthropic' && s.cache_write_input_tokens > 0
+    ? `; ${fmt(s.cache_write_input_tokens)} of them written to the cache, ` +
+      `+$${((s.cache_write_input_tokens * (ANTHROPIC_WRITE - 1) * prices.input) / 1e6).toFixed(4)} at ${ANTHROPIC_WRITE}× the input price`
+    : '';
   return el('table', { class: 'causes', id: 'replay-causes' },
-    el('caption', {}, `Uncached input by cause: ${fmt(s.uncached_input_tokens)} tokens`),
+    el('caption', {}, `Uncached input by cause: ${fmt(s.uncached_input_tokens)} tokens${writes}`),
     el('thead', {}, el('tr', {}, ['cause', 'requests', 'tokens', 'share', 'cost'].map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, rows.map(([cause, tokens]) => el('tr', { dataset: { cause } },
       el('td', {}, el('span', { class: `key cause-${cause}` }, LABEL[cause] ?? cause)), el('td', {}, String(count(cause))),

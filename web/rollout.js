@@ -4,8 +4,8 @@
 // agentctx or Codex rollout and shows `rollout.inspect` (SPEC §13.4, issue 13): the requests it
 // implies, every uncached token by cause (replay_view.js), the cost of each request counted once
 // at the page's prices, and a diff of any request against its predecessor.
-import { costText } from './chart.js';
-import { prices } from './cache_view.js';
+import { costText, pricingRule } from './chart.js';
+import { prices, showRule } from './cache_view.js';
 import { causeTable, drawnRequests, renderReplayChart, requestDiff } from './replay_view.js';
 import { selectTab } from './tabs.js';
 import { $, el, facts, fmt, pct } from './util.js';
@@ -23,10 +23,14 @@ function exportRollout() {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** One cost row per request with usage, each counted once (the engine deduplicated them). */
+/**
+ * One cost row per request with usage, each counted once (the engine deduplicated them). Under
+ * the replay's Anthropic pricing (summary.pricing) the rows carry their cache writes, so the page
+ * prices them by Anthropic's rule, as the live view does.
+ */
 function usageRows(report) {
   return report.requests.filter((r) => r.input_tokens !== null)
-    .map((r) => ({ label: r.request_id, input: r.input_tokens, cached: r.cached_input_tokens ?? 0 }));
+    .map((r) => ({ label: r.request_id, input: r.input_tokens, cached: r.cached_input_tokens ?? 0, write: r.cache_write_input_tokens }));
 }
 
 function renderDiff() {
@@ -45,7 +49,9 @@ function render() {
   $('replay-title').textContent = `Replay of ${name}`;
   renderReplayChart($('chart-replay'), report);
   const onlyUsage = s.usage_only_requests;
-  $('cost-replay').textContent = costText(usageRows(report), prices(), s.output_tokens) + (onlyUsage === 0 ? ''
+  const rows = usageRows(report);
+  showRule($('cost-rule-replay'), pricingRule(rows, s.pricing ?? 'openai'));
+  $('cost-replay').textContent = costText(rows, prices(), s.output_tokens) + (onlyUsage === 0 ? ''
     : ` Includes ${onlyUsage} usage-only request${onlyUsage > 1 ? 's' : ''} (not drawn: compaction requests or responses without recorded output).`);
   $('replay-causes').replaceWith(causeTable(report, prices()));
   const breaks = Object.entries(s.breaks);
@@ -57,6 +63,7 @@ function render() {
     ['requests', `${fmt(s.requests)} reconstructed, ${fmt(drawnRequests(report).length)} with reported usage` +
       (onlyUsage ? ` (${fmt(onlyUsage)} usage-only)` : '') + `; ${fmt(s.repeated_usage_lines)} repeated usage lines counted once`],
     ['reported cached', `${fmt(s.cached_input_tokens)} of ${fmt(s.input_tokens)} input tokens (${pct(s.reported_cached_bp)})`],
+    ...(s.cache_write_input_tokens === undefined ? [] : [['cache writes', `${fmt(s.cache_write_input_tokens)} input tokens written (Anthropic pricing)`]]),
     ['uncached', `${fmt(s.uncached_input_tokens)} = ${fmt(s.new_input_tokens)} new + ${fmt(s.lost_tokens)} lost`],
     ['rollout total', total === null ? '(not recorded)' : s.usage_matches_rollout_total ? 'matches the sum of the requests'
       : `differs: ${fmt(total.input_tokens)} input, ${fmt(total.cached_input_tokens)} cached`],

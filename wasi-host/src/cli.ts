@@ -39,7 +39,8 @@ type OptionName =
   | 'workspace' | 'cwd' | 'home' | 'config' | 'writable' | 'trust' | 'sandbox' | 'approval'
   | 'agents-refresh' | 'model' | 'provider' | 'base-url' | 'api-key-env' | 'json' | 'interactive' | 'script'
   | 'dump-requests' | 'max-retries' | 'retry-base-ms' | 'request-timeout-ms' | 'format' | 'port'
-  | 'clock' | 'requests' | 'cache-ttl-ms' | 'price-input' | 'price-cached' | 'price-output' | 'top';
+  | 'clock' | 'requests' | 'cache-ttl-ms' | 'price-input' | 'price-cached' | 'price-cache-write' | 'price-output'
+  | 'top';
 
 interface OptionDoc {
   name: OptionName;
@@ -62,7 +63,7 @@ const OPTIONS: OptionDoc[] = [
   { name: 'approval', type: 'string', arg: 'POLICY', help: `approval policy: ${CLI_ENUM_FLAGS.approval.join(', ')} (default: on-request)` },
   { name: 'agents-refresh', type: 'string', arg: 'MODE', help: `AGENTS.md refresh: ${CLI_ENUM_FLAGS['agents-refresh'].join(', ')} (default: selection)` },
   { name: 'model', type: 'string', arg: 'SLUG', help: 'model slug; `mock` (default) is the embedded mock model, no network' },
-  { name: 'provider', type: 'string', arg: 'API', help: 'model API the requests are rendered for: responses (OpenAI Responses, default), chat (Chat Completions: OpenAI, vLLM, llama.cpp) or anthropic (Messages, with cache_control breakpoints); overrides the --config file\'s provider' },
+  { name: 'provider', type: 'string', arg: 'API', help: 'model API the requests are rendered for: responses (OpenAI Responses, default), chat (Chat Completions: OpenAI, vLLM, llama.cpp) or anthropic (Messages, with cache_control breakpoints); overrides the --config file\'s provider; replay: whose cache rules and prices apply (default: anthropic when the rollout records cache writes, else responses)' },
   { name: 'base-url', type: 'string', arg: 'URL', help: 'API base URL (default for a non-mock model: https://api.openai.com/v1, or https://api.anthropic.com/v1 with --provider anthropic); any URL, even with --model mock, uses HTTP (e.g. agentctx serve-mock)' },
   { name: 'api-key-env', type: 'string', arg: 'VAR', help: 'environment variable holding the API key (default: OPENAI_API_KEY, or ANTHROPIC_API_KEY when the provider is anthropic, by --provider or in --config; optional with --base-url); the key is sent only in the request headers, never written to rollouts, logs or dumps' },
   { name: 'json', type: 'boolean', help: 'machine-readable output: one JSON object per line (effects, host records; replay: the report)' },
@@ -78,7 +79,8 @@ const OPTIONS: OptionDoc[] = [
   { name: 'requests', type: 'boolean', help: 'replay: also list every request in the table (default: the top misses only)' },
   { name: 'cache-ttl-ms', type: 'string', arg: 'MS', help: 'replay: the provider\'s prompt-cache TTL; a request sent longer than MS after the previous one finished blames its misses on idle_past_ttl (default: 300000)' },
   { name: 'price-input', type: 'string', arg: 'USD', help: 'replay: price of a million uncached input tokens (default: 1.25)' },
-  { name: 'price-cached', type: 'string', arg: 'USD', help: 'replay: price of a million cached input tokens (default: 0.125)' },
+  { name: 'price-cached', type: 'string', arg: 'USD', help: 'replay: price of a million cached input tokens (default: 0.125; with Anthropic pricing 0.1 × --price-input)' },
+  { name: 'price-cache-write', type: 'string', arg: 'USD', help: 'replay, Anthropic pricing: price of a million tokens written to the cache, at least --price-input (default: 1.25 × --price-input, the 5-minute rate; 2 × for 1-hour writes)' },
   { name: 'price-output', type: 'string', arg: 'USD', help: 'replay: price of a million output tokens (default: 10)' },
   { name: 'top', type: 'string', arg: 'N', help: 'replay: how many top misses the table lists (default: 10)' },
 ];
@@ -119,7 +121,7 @@ const COMMANDS: Command[] = [
   },
   {
     name: 'replay', maxArgs: 1, usage: 'replay FILE.jsonl', summary: 'prompt-cache replay of an agentctx or Codex rollout: every uncached token by cause, costs (a table; --json: the report)',
-    options: ['json', 'requests', 'dump-requests', 'cache-ttl-ms', 'price-input', 'price-cached', 'price-output', 'top'],
+    options: ['json', 'requests', 'dump-requests', 'provider', 'cache-ttl-ms', 'price-input', 'price-cached', 'price-cache-write', 'price-output', 'top'],
     run: async (a, o) => (await loadCommands()).replayCommand(a, o, loadGuest),
   },
   {
@@ -292,7 +294,10 @@ function replayFlags(values: Record<string, string | boolean | undefined>): Repl
   if (values['requests'] === true) flags.requests = true;
   if (str('cache-ttl-ms') !== undefined) flags.cacheTtlMs = integer('cache-ttl-ms', str('cache-ttl-ms'), 300_000, 0, 86_400_000);
   if (str('top') !== undefined) flags.top = integer('top', str('top'), 10, 0, 1_000_000);
-  const prices = { input: price('price-input', str('price-input')), cached_input: price('price-cached', str('price-cached')), output: price('price-output', str('price-output')) };
+  const prices = {
+    input: price('price-input', str('price-input')), cached_input: price('price-cached', str('price-cached')),
+    cache_write: price('price-cache-write', str('price-cache-write')), output: price('price-output', str('price-output')),
+  };
   const given = Object.fromEntries(Object.entries(prices).filter(([, v]) => v !== undefined)) as ReplayFlags['prices'];
   if (given !== undefined && Object.keys(given).length > 0) flags.prices = given;
   return flags;

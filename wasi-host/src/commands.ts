@@ -62,11 +62,11 @@ export interface CliOptions {
   replay?: ReplayFlags;
 }
 
-/** replay: --requests, --cache-ttl-ms, --price-input|cached|output (USD per million), --top. */
+/** replay: --requests, --cache-ttl-ms, --price-input|cached|cache-write|output (USD per million), --top. */
 export interface ReplayFlags {
   requests?: boolean;
   cacheTtlMs?: number;
-  prices?: { input?: number; cached_input?: number; output?: number };
+  prices?: { input?: number; cached_input?: number; cache_write?: number; output?: number };
   top?: number;
 }
 
@@ -487,6 +487,7 @@ export async function replayCommand(args: string[], o: CliOptions, load: GuestLo
   const input: Record<string, unknown> = { text: { $bytes: 0 } };
   if (flags.cacheTtlMs !== undefined) input['ttl_ms'] = flags.cacheTtlMs;
   if (flags.prices !== undefined) input['prices'] = flags.prices;
+  if (o.provider !== undefined) input['provider'] = o.provider;
   if (flags.requests) input['requests'] = true;
   if (flags.top !== undefined) input['top'] = flags.top;
   if (o.dumpRequests !== undefined) input['dump_requests'] = true;

@@ -6,7 +6,7 @@
 // one, every Anthropic request carries 1–4 breakpoints and reads the cache from the second on.
 import { test, after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
@@ -161,6 +161,53 @@ describe('CLI sessions on each provider against serve-mock', () => {
     assert.equal(usage.length, bodies.length);
     assert.equal(usage[0].cached_tokens, 0);
     for (const u of usage.slice(1)) assert.ok(u.cached_tokens > 0, JSON.stringify(u));
+  });
+
+  test('replay of an anthropic session: Anthropic pricing from the recorded cache writes', async () => {
+    // The rollout of the anthropic session above (a second run would read everything it wrote).
+    const dir = join(tmp.dir, 'home-anthropic', 'sessions');
+    const rollouts = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')) : [];
+    assert.equal(rollouts.length, 1, rollouts.join());
+    const file = join(dir, rollouts[0]);
+    const usage = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l))
+      .filter((l) => l.payload?.type === 'token_count').map((l) => l.payload.info.last_token_usage);
+    const json = await runCli(['replay', '--json', '--price-input', '3', file], { timeoutMs: 60000 });
+    assert.equal(json.code, 0, json.stderr);
+    const s = JSON.parse(json.stdout).summary;
+    assert.equal(s.pricing, 'anthropic');
+    assert.deepEqual(s.prices_per_million_usd, { input: 3, cached_input: 0.3, cache_write: 3.75, output: 10 });
+    const writes = usage.reduce((a, u) => a + u.cache_creation_input_tokens, 0);
+    assert.ok(writes > 0);
+    assert.equal(s.cache_write_input_tokens, writes);
+    assert.equal(Object.values(s.lost_tokens_by_cause).reduce((a, b) => a + b, 0), s.uncached_input_tokens);
+    const exact = (s.cached_input_tokens * 0.3 + s.uncached_input_tokens * 3 + writes * 0.75 + s.output_tokens * 10) / 1e6;
+    assert.ok(Math.abs(s.cost.total_usd - exact) < 1e-12, `${s.cost.total_usd} vs ${exact}`);
+    const table = await runCli(['replay', '--price-input', '3', '--price-cache-write', '6', file], { timeoutMs: 60000 });
+    assert.match(table.stdout, /at \$3 \/ \$0\.3 \/ \$6 \/ \$10 per million input \/ cache read \/ cache write \/ output \(Anthropic pricing/);
+    const openai = await runCli(['replay', '--json', '--provider', 'responses', file], { timeoutMs: 60000 });
+    assert.equal(JSON.parse(openai.stdout).summary.pricing, undefined);
+    const bad = await runCli(['replay', '--price-input', '3', '--price-cache-write', '2', file], { timeoutMs: 60000 });
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /prices\.cache_write. must be at least/);
+  });
+
+  test('chat.developer_role from --config: developer context goes out as system messages', async () => {
+    const cfg = join(tmp.dir, 'chat-system.json');
+    writeFileSync(cfg, JSON.stringify({ chat: { developer_role: 'system' } }));
+    const roles = async (extra) => {
+      const r = await runCli(['inspect', '--provider', 'chat', ...extra, '--workspace', ws, 'hello'], { cwd: ws });
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout).messages.map((m) => m.role);
+    };
+    const plain = await roles([]);
+    assert.ok(plain.includes('developer'), plain.join());
+    const renamed = await roles(['--config', cfg]);
+    assert.ok(!renamed.includes('developer'), renamed.join());
+    assert.deepEqual(renamed, plain.map((r) => (r === 'developer' ? 'system' : r)));
+    writeFileSync(cfg, JSON.stringify({ chat: { developer_role: 'assistant' } }));
+    const bad = await runCli(['inspect', '--provider', 'chat', '--config', cfg, '--workspace', ws, 'hello'], { cwd: ws });
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /chat\.developer_role must be/);
   });
 
   test('inspect --format breakpoints explains the plan', async () => {

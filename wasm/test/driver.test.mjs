@@ -414,6 +414,19 @@ for (const [provider, make, endpoint] of [
     }
     assert.equal(usage.length, 2);
     assert.ok(usage.every((u) => u.input_tokens > 0));
+    // cache_summary {prices}: the cost by the provider's cache rule (issue 15).
+    const { cost } = session.call('cache_summary', { prices: { input: 3, cached_input: 0.5, output: 15 } });
+    const sum = (k) => usage.reduce((a, u) => a + (u[k] ?? 0), 0);
+    const [input, cached, writes, output] = ['input_tokens', 'cached_tokens', 'cache_creation_tokens', 'output_tokens'].map(sum);
+    assert.deepEqual(cost.reported, {
+      ...cost.reported, input_tokens: input, cached_tokens: cached, cache_write_tokens: writes, output_tokens: output,
+    });
+    const expected = provider === 'anthropic'
+      ? (input - cached - writes) * 3 + cached * 0.5 + writes * 3.75 + output * 15  // an explicit cached price wins
+      : (input - cached) * 3 + cached * 0.5 + output * 15;
+    assert.equal(cost.pricing, provider === 'anthropic' ? 'anthropic' : 'openai');
+    assert.ok(Math.abs(cost.reported.total_usd - expected / 1e6) < 1e-12, `${cost.reported.total_usd} vs ${expected / 1e6}`);
+    if (provider === 'anthropic') assert.ok(writes > 0);
     engine.dispose();
   });
 }

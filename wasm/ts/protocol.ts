@@ -11,13 +11,13 @@
 // (SPEC §2.2, docs/config.md), the warning and error-effect codes and the name lists.
 
 import type {
-  AgentsMdRefresh, CacheBreakReason, CacheTtl, DeliveryType, EffectType, ErrorEffectCode, EventType, SessionConfig,
-  Trust, WarningCode,
+  AgentsMdRefresh, CacheBreakReason, CacheTtl, DeliveryType, EffectType, ErrorEffectCode, EventType, Provider,
+  SessionConfig, Trust, WarningCode,
 } from './generated/protocol.js';
 
 export type {
   AgentsMdConfig, AgentsMdRefresh, AnthropicConfig, ApprovalPolicy, CacheBreakReason, CacheTtl,
-  CompactionConfig, CompactionStrategy,
+  ChatConfig, ChatDeveloperRole, CompactionConfig, CompactionStrategy,
   ContextBudgetConfig, DeliveryType, EffectType, EngineMethodName, EnvironmentConfig,
   EnvironmentContextConfig, EnvironmentStatus, ErrorEffectCode, EventType, HostToolConfig, InspectFormat,
   ModelConfig, PromptLayout, Provider, ReasoningConfig, ReasoningEffort, ReasoningSummary, SandboxConfig, SandboxMode, ServiceTier,
@@ -142,6 +142,13 @@ export interface CacheReport {
   predicted_cached_tokens: number;
   ideal_cached_tokens: number;
   break: CacheBreak | null;
+  /**
+   * Provider `anthropic` only (docs/providers.md): the tokens the request is predicted to write
+   * to the cache (beyond what it reads from the previous request's marks), and of those the ones
+   * under 1 h marks. `predicted_cached_tokens` then follows the breakpoint plan too.
+   */
+  predicted_cache_write_tokens?: number;
+  predicted_cache_write_1h_tokens?: number;
   /** Provider `anthropic` only: the request's breakpoint plan. */
   breakpoints?: PlannedBreakpoint[];
 }
@@ -323,6 +330,38 @@ export interface CacheSummary {
   max_reuse_bp: number;
   /** By reason (sorted): how often and how many tokens were lost. */
   breaks: Partial<Record<CacheBreakReason, { count: number; lost_tokens: number }>>;
+  /** Once a request was predicted by Anthropic's breakpoint rule. */
+  predicted_cache_write_tokens?: number;
+  predicted_cache_write_1h_tokens?: number;
+  reported_cache_write_tokens?: number;
+  /** With `cache_summary {prices}`: the cost, each request by its provider's rule. */
+  cost?: CacheCost;
+}
+
+/** Prices in USD per million tokens (at most 6 decimals), as `rollout.inspect` and `cache_summary` take them. */
+export interface TypedPrices {
+  input?: number;
+  /** OpenAI's cached-input price (default 0.125); Anthropic's reads cost 0.1 × input unless given. */
+  cached_input?: number;
+  /** Anthropic's cache writes (default 1.25 × input; 2 × input for 1 h marks); at least `input`. */
+  cache_write?: number;
+  output?: number;
+}
+
+/** `cache_summary {prices}`'s cost (docs/providers.md): exact decimals of USD. */
+export interface CacheCost {
+  /** The rules the requests were priced by (the session's before any request). */
+  pricing: 'openai' | 'anthropic' | 'mixed';
+  prices_per_million_usd: {
+    input: number; cached_input?: number; cache_read?: number; cache_write?: number; cache_write_1h?: number; output: number;
+  };
+  /** Every request's prompt tokens at the explainer's prediction. */
+  predicted_input_usd: number;
+  /** The provider's usage (token_usage), priced. */
+  reported: {
+    input_tokens: number; cached_tokens: number; cache_write_tokens: number; output_tokens: number;
+    input_usd: number; output_usd: number; total_usd: number;
+  };
 }
 
 /** One stat the AGENTS.md probe set re-checks (SPEC §5). */
@@ -391,6 +430,8 @@ export interface ReplayRequest {
   break: CacheBreak | null;
   input_tokens: number | null;
   cached_input_tokens: number | null;
+  /** Anthropic pricing only (`summary.pricing`): the tokens written to the cache (in input). */
+  cache_write_input_tokens?: number | null;
   output_tokens: number | null;
   uncached_input_tokens: number | null;
   new_input_tokens: number | null;
@@ -425,6 +466,8 @@ export interface ReplayReport {
     requests_with_usage: number;
     input_tokens: number;
     cached_input_tokens: number;
+    /** Anthropic pricing only: the cache writes of every request. */
+    cache_write_input_tokens?: number;
     output_tokens: number;
     reasoning_output_tokens: number;
     reported_cached_bp: number;
@@ -436,10 +479,16 @@ export interface ReplayReport {
     rollout_total_token_usage: ReplayTokenTotals | null;
     usage_matches_rollout_total: boolean | null;
     ttl_ms: number;
-    prices_per_million_usd: { input: number; cached_input: number; output: number };
+    /** Present when Anthropic's cache rules and prices applied (absent: OpenAI's). */
+    pricing?: 'anthropic';
+    /** `cached_input` is the price of a cache read (Anthropic: 0.1 × input by default). */
+    prices_per_million_usd: { input: number; cached_input: number; cache_write?: number; output: number };
     cost: {
       cached_input_usd: number;
+      /** Every uncached token at the input price, cache writes included. */
       uncached_input_usd: number;
+      /** Anthropic pricing only: the writes' premium over the input price. */
+      cache_write_extra_usd?: number;
       output_usd: number;
       total_usd: number;
       by_cause_usd: Partial<Record<ReplayCause, number>>;
@@ -454,7 +503,13 @@ export interface ReplayOptions {
   /** The provider's cache TTL (default 300000). */
   ttl_ms?: number;
   /** USD per million tokens (defaults 1.25 / 0.125 / 10), at most 6 decimals. */
-  prices?: { input?: number; cached_input?: number; output?: number };
+  prices?: TypedPrices;
+  /**
+   * Whose cache rules and prices apply: `anthropic` reads at 0.1 × input and writes at
+   * 1.25 × input (`prices.cache_write` for 1 h writes); unset: anthropic when the rollout's
+   * usage records cache writes, else OpenAI's (responses, chat).
+   */
+  provider?: Provider;
   /** Also return `dump`: every reconstructed request's body. */
   dump_requests?: boolean;
   /** The table lists every request. */

@@ -4,7 +4,7 @@
 import type { FileSystem } from './file_system.js';
 import type {
   AgentsInspect, BodyBytes, CacheSummary, ConfigDelta, Delivery, EffectsResult, HistoryEntry,
-  ReplayDump, ReplayOptions, ReplayReport, SessionConfig, SessionStats, SubmitInput,
+  ReplayDump, ReplayOptions, ReplayReport, SessionConfig, SessionStats, SubmitInput, TypedPrices,
 } from './protocol.js';
 import type { EngineMethodName, InspectFormat, SessionMethodName } from './generated/protocol.js';
 
@@ -76,7 +76,8 @@ export interface SessionMethods {
   instruction_sources: { input: Record<string, never> | undefined; output: string[] };
   /** The next step's body from the current history; nothing is recorded. */
   prompt_preview: { input: Record<string, never> | undefined; output: BodyBytes };
-  cache_summary: { input: Record<string, never> | undefined; output: CacheSummary };
+  /** `prices`: add the cost under each request's provider rule (CacheSummary.cost). */
+  cache_summary: { input: { prices?: TypedPrices } | undefined; output: CacheSummary };
   stats: { input: Record<string, never> | undefined; output: SessionStats };
   inspect: {
     input: { format: InspectFormat };

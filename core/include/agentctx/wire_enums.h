@@ -265,6 +265,20 @@ struct WireTable<CacheTtl> {
   };
 };
 
+/// `chat.developer_role`: the role the Chat Completions body gives developer context messages.
+enum class ChatDeveloperRole {
+  kDeveloper,  // `developer`, as recorded, the default (OpenAI)
+  kSystem,     // `system`: chat templates without a developer role (some vLLM, llama.cpp)
+};
+template <>
+struct WireTable<ChatDeveloperRole> {
+  static constexpr std::string_view kName = "ChatDeveloperRole";
+  static constexpr std::array<std::string_view, 2> kValues = {
+      "developer",
+      "system",
+  };
+};
+
 /// Why a request's prefix differs from its predecessor's (the cache report's `break.reason`).
 enum class CacheBreakReason {
   kModelChanged,                  // another model: nothing is reused
@@ -412,7 +426,7 @@ std::string WireChoices() {
 }
 
 /// The top-level keys of the session config (others warn `unknown_config_key`).
-inline constexpr std::array<std::string_view, 26> kConfigKeys = {
+inline constexpr std::array<std::string_view, 27> kConfigKeys = {
     "session_id",
     "model",
     "developer_instructions",
@@ -438,6 +452,7 @@ inline constexpr std::array<std::string_view, 26> kConfigKeys = {
     "layout",
     "max_output_tokens",
     "anthropic",
+    "chat",
     "custom",
 };
 

@@ -2,6 +2,7 @@
 #include "engine/session_methods.h"
 
 #include "engine/envelope.h"
+#include "prompt/cache_pricing.h"
 #include "protocol/json_codec.h"
 
 namespace agentctx {
@@ -120,8 +121,15 @@ std::string Dispatch(SessionSlot* slot, SessionMethod method, JsonValue* input,
       return OkEnvelope(s.InstructionSources());
     case SessionMethod::kPromptPreview:
       return PromptPreviewEnvelope(s, &slot->attachments);
-    case SessionMethod::kCacheSummary:
-      return OkEnvelope(s.CacheSummary());
+    case SessionMethod::kCacheSummary: {
+      // `{"prices"?}` (issue 15): the summary adds the cost at those prices (cache_pricing.h).
+      const JsonValue* prices = input->Find("prices");
+      if (prices == nullptr || prices->is_null()) return OkEnvelope(s.CacheSummary());
+      TypedPrices typed;
+      auto read = ReadTypedPrices(*prices, "cache_summary", &typed);
+      if (!read) return ErrorEnvelope(read.error());
+      return OkEnvelope(s.CacheSummary(&typed));
+    }
     case SessionMethod::kStats:
       return OkEnvelope(s.Stats());
     case SessionMethod::kInspect:

@@ -101,6 +101,24 @@ JsonValue BreakpointPlanToJson(const BreakpointPlan& plan) {
   return out;
 }
 
+BreakpointRule BreakpointRuleOf(const BreakpointPlan& plan, std::uint64_t min_cacheable_tokens,
+                                std::int64_t now_ms) {
+  BreakpointRule rule;
+  rule.min_cacheable_tokens = min_cacheable_tokens;
+  rule.now_ms = now_ms;
+  for (const PlannedBreakpoint& c : plan.candidates) {
+    if (!c.placed) continue;
+    CacheMark m;
+    m.tokens = c.prefix_tokens;
+    m.ttl_ms = c.ttl == CacheTtl::k1h ? 3600000 : 300000;
+    m.tools_only = c.at == BreakpointAt::kTools;
+    if (c.at == BreakpointAt::kContext || c.at == BreakpointAt::kNewest)
+      m.items = c.message_index + 1;
+    rule.marks.push_back(m);
+  }
+  return rule;
+}
+
 std::string_view CacheControlJson(CacheTtl ttl) {
   return ttl == CacheTtl::k1h ? R"({"type":"ephemeral","ttl":"1h"})" : R"({"type":"ephemeral"})";
 }

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "prompt/cache_explainer.h"
 #include "prompt/provider.h"
 #include "protocol/json_value.h"
 
@@ -62,6 +63,11 @@ BreakpointPlan PlanBreakpoints(const BreakpointInputs& in);
 std::string_view BreakpointAtName(BreakpointAt at);
 /// [{"at","placed","reason","ttl"?,"prefix_tokens","message_index"?}…] (ttl only when placed).
 JsonValue BreakpointPlanToJson(const BreakpointPlan& plan);
+/// The explainer's view of the placed marks (cache_explainer.h step 4): the tools mark covers
+/// the tools alone, the system mark the system and the tools, a message mark also the messages
+/// up to and including it (explainer items are the rendered messages).
+BreakpointRule BreakpointRuleOf(const BreakpointPlan& plan, std::uint64_t min_cacheable_tokens,
+                                std::int64_t now_ms);
 /// Anthropic's mark: `{"type":"ephemeral"}` or `{"type":"ephemeral","ttl":"1h"}`.
 std::string_view CacheControlJson(CacheTtl ttl);
 /// The model's minimum cacheable prompt (Anthropic's documented minimums): 2048 tokens for

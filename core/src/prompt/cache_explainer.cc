@@ -27,6 +27,8 @@ std::uint64_t SegmentSerial(const PromptSegments& prompt, std::size_t k) {
   return k < kFixedSegments ? 0 : prompt.items[k - kFixedSegments].serial;
 }
 
+JsonValue Num(std::uint64_t v) { return JsonValue::Int(static_cast<std::int64_t>(v)); }
+
 }  // namespace
 
 std::uint64_t BasisPoints(std::uint64_t part, std::uint64_t whole) {
@@ -35,7 +37,7 @@ std::uint64_t BasisPoints(std::uint64_t part, std::uint64_t whole) {
 }
 
 JsonValue CacheReportToJson(const CacheReport& r) {
-  auto num = [](std::uint64_t v) { return JsonValue::Int(static_cast<std::int64_t>(v)); };
+  auto num = Num;
   JsonValue out = JsonValue::Object();
   out.Set("request_id", JsonValue::String(r.request_id));
   out.Set("prompt_bytes", num(r.prompt_bytes));
@@ -47,16 +49,20 @@ JsonValue CacheReportToJson(const CacheReport& r) {
   out.Set("ideal_cached_tokens", num(r.ideal_cached_tokens));
   if (!r.cache_break) {
     out.Set("break", JsonValue());
-    return out;
+  } else {
+    const CacheBreak& b = *r.cache_break;
+    JsonValue br = JsonValue::Object();
+    br.Set("reason", JsonValue::String(b.reason));
+    br.Set("section", JsonValue::String(b.section));
+    if (b.item_index) br.Set("item_index", num(*b.item_index));
+    br.Set("byte_offset", num(b.byte_offset));
+    br.Set("lost_tokens", num(b.lost_tokens));
+    out.Set("break", std::move(br));
   }
-  const CacheBreak& b = *r.cache_break;
-  JsonValue br = JsonValue::Object();
-  br.Set("reason", JsonValue::String(b.reason));
-  br.Set("section", JsonValue::String(b.section));
-  if (b.item_index) br.Set("item_index", num(*b.item_index));
-  br.Set("byte_offset", num(b.byte_offset));
-  br.Set("lost_tokens", num(b.lost_tokens));
-  out.Set("break", std::move(br));
+  if (r.breakpoints) {
+    out.Set("predicted_cache_write_tokens", num(r.predicted_cache_write_tokens));
+    out.Set("predicted_cache_write_1h_tokens", num(r.predicted_cache_write_1h_tokens));
+  }
   return out;
 }
 
@@ -108,6 +114,7 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
   r.max_reuse_bp = BasisPoints(clamped_max, prompt_bytes);
   r.predicted_cached_tokens = Cacheable(r.shared_prefix_bytes / 4);
   r.ideal_cached_tokens = Cacheable(r.max_shared_prefix_bytes / 4);
+  if (prompt.breakpoints != nullptr) Predict(prompt, same_model, raw_shared, &r);
 
   if (r.shared_prefix_bytes < r.max_shared_prefix_bytes) {
     CacheBreak b;
@@ -155,7 +162,18 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
   sum_max_shared_clamped_ += clamped_max;
   sum_predicted_ += r.predicted_cached_tokens;
   sum_ideal_ += r.ideal_cached_tokens;
+  any_breakpoints_ = any_breakpoints_ || r.breakpoints;
+  sum_write_ += r.predicted_cache_write_tokens;
+  sum_write_1h_ += r.predicted_cache_write_1h_tokens;
+  RequestCost& cost = costs_.emplace_back();
+  cost.request_id = r.request_id;
+  cost.breakpoints = r.breakpoints;
+  cost.prompt_tokens = r.prompt_tokens;
+  cost.predicted_cached = r.predicted_cached_tokens;
+  cost.predicted_write = r.predicted_cache_write_tokens;
+  cost.predicted_write_1h = r.predicted_cache_write_1h_tokens;
 
+  StoreMarks(prompt);
   Store(prompt, raw_shared);
   prev_bytes_ = prompt_bytes;
   prev_model_ = std::string(prompt.model);
@@ -191,40 +209,6 @@ void CacheExplainer::Store(const PromptSegments& prompt, std::uint64_t shared) {
     start = end;
   }
   prev_segments_.resize(new_count);
-}
-
-void CacheExplainer::NoteReportedCached(std::string_view request_id, std::uint64_t cached_tokens) {
-  auto it = reported_.find(request_id);
-  if (it == reported_.end()) {
-    reported_.emplace(std::string(request_id), cached_tokens);
-  } else {
-    it->second = cached_tokens;
-  }
-}
-
-JsonValue CacheExplainer::Summary() const {
-  auto num = [](std::uint64_t v) { return JsonValue::Int(static_cast<std::int64_t>(v)); };
-  std::uint64_t reported = 0;
-  for (const auto& [id, cached] : reported_) reported += cached;
-  JsonValue out = JsonValue::Object();
-  out.Set("requests", num(requests_));
-  out.Set("prompt_bytes", num(sum_prompt_bytes_));
-  out.Set("shared_prefix_bytes", num(sum_shared_));
-  out.Set("max_shared_prefix_bytes", num(sum_max_shared_));
-  out.Set("predicted_cached_tokens", num(sum_predicted_));
-  out.Set("ideal_cached_tokens", num(sum_ideal_));
-  out.Set("reported_cached_tokens", num(reported));
-  out.Set("reuse_bp", num(BasisPoints(sum_shared_, sum_prompt_bytes_)));
-  out.Set("max_reuse_bp", num(BasisPoints(sum_max_shared_clamped_, sum_prompt_bytes_)));
-  JsonValue breaks = JsonValue::Object();
-  for (const auto& [reason, totals] : breaks_) {  // std::map: sorted by reason
-    JsonValue entry = JsonValue::Object();
-    entry.Set("count", num(totals.count));
-    entry.Set("lost_tokens", num(totals.lost_tokens));
-    breaks.Set(reason, std::move(entry));
-  }
-  out.Set("breaks", std::move(breaks));
-  return out;
 }
 
 }  // namespace agentctx

@@ -18,6 +18,23 @@
 //      prompt's items) and section = that item's origin (for both item reasons).
 // The section names "model", "cache_key" and "instructions" are ours (SPEC names only "tools").
 //
+// Provider anthropic (PromptSegments::breakpoints, issue 15): Anthropic caches only up to its
+// `cache_control` marks, so the cached tokens follow the breakpoint plan instead of steps 1–2:
+//   4. read = the longest prefix the previous request marked (and so wrote) that this request
+//      can read: the same model, its bytes intact (a mark covers the tools alone, or the
+//      instructions, the tools and the first n items; P's segments, in another order than
+//      Anthropic's tools → system → messages, so "intact" = equal tools, or shared ≥ its bytes),
+//      its TTL not past (now − the previous request's time ≤ the mark's TTL), not under the
+//      model's minimum, and within the 20-block lookback of one of this request's marks (counted
+//      in items: a message has at least one block, so a step adding many blocks in few items
+//      reads less than predicted). predicted_cached_tokens = read; ideal_cached_tokens = the
+//      same without "intact"; a break's lost_tokens = ideal − predicted as before.
+//   5. write = the tokens up to this request's longest mark beyond the read
+//      (predicted_cache_write_tokens), of which those up to its longest 1 h mark
+//      (predicted_cache_write_1h_tokens) are written at the 1 h price.
+// Cost (Summary with prices, cache_pricing.h): each request priced by its own rule — OpenAI's
+// for a prompt without breakpoints, Anthropic's with — predicted from the prompt tokens and the
+// prediction, reported from the provider's usage (NoteReportedUsage).
 // Invariants: the explainer keeps its own copy of the previous prompt's segment bytes; after a
 // request only the segments that differ from the stored ones are copied (an append-only history
 // copies just the new items). Item segments with equal non-zero serials (PromptItem::serial)
@@ -32,6 +49,7 @@
 #include <string_view>
 #include <vector>
 
+#include "prompt/cache_pricing.h"
 #include "prompt/prompt_bytes.h"
 #include "protocol/json_value.h"
 
@@ -45,6 +63,24 @@ struct ItemSegment {
   std::uint64_t serial = 0;  ///< identity of the bytes (0 = unknown: compared byte by byte)
 };
 
+/// One placed Anthropic `cache_control` mark of a request (issue 15). It covers the tools
+/// segment alone (`tools_only`), or the instructions (system), the tools and the first `items`
+/// items.
+struct CacheMark {
+  std::uint64_t tokens = 0;  ///< the plan's prefix_tokens: ceil(bytes / 4) up to the mark
+  std::int64_t ttl_ms = 300000;
+  bool tools_only = false;
+  std::size_t items = 0;
+};
+
+/// Anthropic's cache rule for one request: its placed marks in prompt order, the model's
+/// minimum cacheable prompt and the request's time (for the TTLs).
+struct BreakpointRule {
+  std::vector<CacheMark> marks;
+  std::uint64_t min_cacheable_tokens = 1024;
+  std::int64_t now_ms = 0;
+};
+
 /// The prompt of one request, by segment. Views only: the caller keeps the bytes alive for the
 /// duration of the Explain() call; nothing is retained by reference.
 struct PromptSegments {
@@ -53,6 +89,8 @@ struct PromptSegments {
   std::string_view instructions_bytes;  ///< a JSON string literal, or empty when omitted
   std::string_view tools_bytes;         ///< the tools array bytes, e.g. "[]"
   std::vector<ItemSegment> items;
+  /// Set: Anthropic's breakpoint rule (steps 4–5); null: OpenAI's prefix rule (SPEC §9).
+  const BreakpointRule* breakpoints = nullptr;
 };
 
 // tokens(b) and cacheable(t) (SPEC §9) are TokensForBytes and Cacheable of
@@ -80,13 +118,25 @@ struct CacheReport {
   std::uint64_t predicted_cached_tokens = 0;
   std::uint64_t ideal_cached_tokens = 0;
   std::optional<CacheBreak> cache_break;
+  bool breakpoints = false;  ///< predicted by Anthropic's rule (the two fields below)
+  std::uint64_t predicted_cache_write_tokens = 0;
+  std::uint64_t predicted_cache_write_1h_tokens = 0;  ///< of the writes, under 1 h marks
 };
 
 /// The `cache_report` JSON, keys in SPEC §9 order:
 /// {"request_id","prompt_bytes","prompt_tokens","shared_prefix_bytes","reuse_bp","max_reuse_bp",
 ///  "predicted_cached_tokens","ideal_cached_tokens","break":null|{"reason","section",
-///  "item_index"?,"byte_offset","lost_tokens"}}.
+///  "item_index"?,"byte_offset","lost_tokens"}}, then, by Anthropic's rule only,
+///  "predicted_cache_write_tokens","predicted_cache_write_1h_tokens".
 JsonValue CacheReportToJson(const CacheReport& report);
+
+/// A request's usage as the provider reported it (token_usage).
+struct ReportedUsage {
+  std::uint64_t input_tokens = 0;  ///< all input, cached and written tokens included
+  std::uint64_t cached_tokens = 0;
+  std::uint64_t cache_write_tokens = 0;  ///< Anthropic's cache_creation_input_tokens
+  std::uint64_t output_tokens = 0;
+};
 
 class CacheExplainer {
  public:
@@ -101,15 +151,24 @@ class CacheExplainer {
     return CacheReportToJson(Explain(request_id, prompt));
   }
 
-  /// Records the provider-reported cached tokens of a request (token_usage). A second report
-  /// for the same request id replaces the first.
-  void NoteReportedCached(std::string_view request_id, std::uint64_t cached_tokens);
+  /// Records the provider-reported usage of a request (token_usage). A second report for the
+  /// same request id replaces the first.
+  void NoteReportedUsage(std::string_view request_id, const ReportedUsage& usage);
 
   /// {"requests","prompt_bytes","shared_prefix_bytes","max_shared_prefix_bytes",
   ///  "predicted_cached_tokens","ideal_cached_tokens","reported_cached_tokens","reuse_bp",
   ///  "max_reuse_bp","breaks":{reason:{"count","lost_tokens"}}} (breaks keyed by reason, sorted).
   /// reuse_bp = floor(10000·Σshared/Σ|P|); max_reuse_bp = floor(10000·Σmin(max_shared,|P|)/Σ|P|).
-  JsonValue Summary() const;
+  /// Once a request was predicted by Anthropic's rule, also "predicted_cache_write_tokens",
+  /// "predicted_cache_write_1h_tokens", "reported_cache_write_tokens". With `prices`, also
+  /// "cost": {"pricing":"openai"|"anthropic"|"mixed" (the rules the requests were priced by;
+  /// `current` before any request),"prices_per_million_usd":{"input","cached_input"? (OpenAI),
+  /// "cache_read"?,"cache_write"?,"cache_write_1h"? (Anthropic),"output"},
+  /// "predicted_input_usd","reported":{"input_tokens","cached_tokens","cache_write_tokens",
+  /// "output_tokens","input_usd","output_usd","total_usd"}}. Reported writes are split by TTL
+  /// as predicted (the usage does not say), at most the predicted 1 h writes at the 1 h price.
+  JsonValue Summary(const TypedPrices* prices = nullptr,
+                    CachePricing current = CachePricing::kOpenAi) const;
 
  private:
   struct StoredSegment {
@@ -122,7 +181,27 @@ class CacheExplainer {
     std::uint64_t lost_tokens = 0;
   };
 
+  // A mark of the previous request as the next one can read it.
+  struct StoredMark {
+    CacheMark mark;
+    std::uint64_t prefix_bytes = 0;  ///< P bytes it covers (not tools_only)
+  };
+  // One request as costed: its prompt tokens, prediction, rule and reported usage.
+  struct RequestCost {
+    std::string request_id;
+    bool breakpoints = false;
+    std::uint64_t prompt_tokens = 0;
+    std::uint64_t predicted_cached = 0;
+    std::uint64_t predicted_write = 0;
+    std::uint64_t predicted_write_1h = 0;
+    std::optional<ReportedUsage> reported;
+  };
+
+  void Predict(const PromptSegments& prompt, bool same_model, std::uint64_t raw_shared,
+               CacheReport* r) const;
   void Store(const PromptSegments& prompt, std::uint64_t shared);
+  void StoreMarks(const PromptSegments& prompt);
+  JsonValue SummaryCostJson(const TypedPrices& prices, CachePricing current) const;
 
   bool has_previous_ = false;
   bool compaction_pending_ = false;
@@ -139,8 +218,14 @@ class CacheExplainer {
   std::uint64_t sum_max_shared_clamped_ = 0;
   std::uint64_t sum_predicted_ = 0;
   std::uint64_t sum_ideal_ = 0;
-  std::map<std::string, std::uint64_t, std::less<>> reported_;
   std::map<std::string, BreakTotals, std::less<>> breaks_;
+  // Anthropic's rule: the previous request's marks and time; the write totals.
+  std::vector<StoredMark> prev_marks_;
+  std::int64_t prev_now_ms_ = 0;
+  bool any_breakpoints_ = false;
+  std::uint64_t sum_write_ = 0;
+  std::uint64_t sum_write_1h_ = 0;
+  std::vector<RequestCost> costs_;  // in issue order (usage is reported for the latest)
 };
 
 }  // namespace agentctx

@@ -9,6 +9,11 @@
 namespace agentctx {
 namespace {
 
+// A developer message's rendering starts with its role (provider_items.h fixes the key order);
+// `chat.developer_role: system` swaps it for the system role, the rest byte for byte.
+constexpr std::string_view kDeveloperHead = R"({"role":"developer",)";
+constexpr std::string_view kSystemHead = R"({"role":"system",)";
+
 // One assistant message from a run of assistant text and calls.
 std::string AssistantMessage(const std::string& text, const std::vector<const ChatPiece*>& calls,
                              bool has_text) {
@@ -111,6 +116,10 @@ std::string_view ChatBodyBuilder::Build(const BodyParams& p, const std::vector<I
       case ChatPiece::Kind::kMessage:
         flush();
         messages_.push_back(piece.bytes);
+        if (p.chat_developer_role == ChatDeveloperRole::kSystem &&
+            piece.bytes.starts_with(kDeveloperHead)) {
+          messages_.back().replace(0, kDeveloperHead.size(), kSystemHead);
+        }
         origins.push_back(item.origin);
         break;
     }

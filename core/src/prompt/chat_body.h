@@ -12,6 +12,8 @@
 //  - A run of consecutive assistant items (text and calls; reasoning dropped in between) is one
 //    assistant message {"role":"assistant","content":<text>|null,"tool_calls"?:[…]}, as the API
 //    requires every call of a turn to sit in one message before its tool messages.
+//  - Developer messages keep role `developer` unless p.chat_developer_role is `system` (for chat
+//    templates without that role): then only the role is renamed, so the body stays byte-stable.
 //  - Each item is rendered once and cached by its serial (non-zero serials only); the cache keeps
 //    only the items of the last build.
 //  - Build() also fills the explainer's segments (SPEC §9 per provider): instructions = the

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "agentctx/wire_enums.h"
+
 namespace agentctx {
 
 struct BodyParams {
@@ -27,6 +29,8 @@ struct BodyParams {
   /// `max_output_tokens` (issue 15): Chat `max_completion_tokens`, Anthropic `max_tokens`;
   /// never part of the Responses body.
   std::optional<std::int64_t> max_output_tokens;
+  /// `chat.developer_role` (issue 15): the role of developer messages in the Chat body only.
+  ChatDeveloperRole chat_developer_role = ChatDeveloperRole::kDeveloper;
 };
 
 /// The `responses` body (SPEC §8.1).

@@ -425,14 +425,15 @@ JsonValue Replayer::Run() {
     }
   }
   FlushPending();
-  AttributeCauses(options_, &requests_);
+  const ReplayPricing pricing = ResolveReplayPricing(options_, usage_.reports_cache_writes());
+  AttributeCauses(options_, pricing.rule, &requests_);
 
   facts_.usage_source = std::string(usage_.source());
   facts_.repeated_usage_lines = usage_.repeated();
   facts_.rollout_total = usage_.rollout_total();
   JsonValue request_list = JsonValue::Array();
   for (const ReplayRequest& r : requests_) {
-    request_list.Push(ReplayRequestJson(r, options_.prices));
+    request_list.Push(ReplayRequestJson(r, pricing));
   }
   JsonValue warnings = JsonValue::Array();
   std::vector<Warning> all = parsed_.warnings;
@@ -443,7 +444,7 @@ JsonValue Replayer::Run() {
   out.Set("cli_version", cli_version_ ? JsonValue::String(*cli_version_) : JsonValue());
   out.Set("lines", Num(parsed_.records.size()));
   out.Set("warnings", std::move(warnings));
-  out.Set("summary", ReplaySummaryJson(requests_, facts_, options_));
+  out.Set("summary", ReplaySummaryJson(requests_, facts_, options_, pricing));
   out.Set("requests", std::move(request_list));
   return out;
 }

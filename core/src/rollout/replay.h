@@ -41,28 +41,32 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "agentctx/result.h"
+#include "prompt/cache_pricing.h"
 #include "protocol/json_value.h"
 #include "rollout/resume_state.h"
 
 namespace agentctx {
 
 /// Prices in micro-USD per million tokens (integers, so every cost is exact: a token costs
-/// price · 10⁻¹² USD). Defaults are the playground's example prices.
-struct ReplayPrices {
-  std::uint64_t input = 1250000;        ///< uncached input
-  std::uint64_t cached_input = 125000;  ///< cached input
-  std::uint64_t output = 10000000;
-};
+/// price · 10⁻¹² USD); prompt/cache_pricing.h. Defaults are the playground's example prices.
+using ReplayPrices = TypedPrices;
 
 struct ReplayOptions {
   /// The provider's prompt-cache TTL: a request sent longer than this after the previous one
   /// finished explains its misses as `idle_past_ttl`.
   std::int64_t ttl_ms = 300000;
   ReplayPrices prices;
+  /// Whose cache rules and prices apply (issue 15): responses and chat → OpenAI's, anthropic →
+  /// Anthropic's (cached input read at 0.1 × input, cache writes at 1.25 × input, no 128-token
+  /// steps, the model's minimum). Unset: Anthropic's when the rollout's usage reports cache
+  /// writes (`cache_creation_input_tokens`, as agentctx's Anthropic sessions record them), else
+  /// OpenAI's.
+  std::optional<Provider> provider;
   /// Also return every reconstructed request's body (RolloutInspect's `dump`).
   bool dump_requests = false;
   /// Table: one row per request after the summary.
@@ -72,9 +76,10 @@ struct ReplayOptions {
 };
 
 /// The options of `rollout.inspect` from its input object: `ttl_ms` (integer ≥ 0),
-/// `prices` {`input`,`cached_input`,`output`} in USD per million tokens (decimal numbers, at
-/// most 6 fraction digits), `dump_requests` (bool), `requests` (bool: table_all_requests),
-/// `top` (integer ≥ 0). Absent keys keep the defaults. Errors: kInvalidInput naming the key.
+/// `prices` {`input`,`cached_input`,`cache_write`,`output`} in USD per million tokens (decimal
+/// numbers, at most 6 fraction digits; ReadTypedPrices), `provider` (responses | chat |
+/// anthropic), `dump_requests` (bool), `requests` (bool: table_all_requests), `top`
+/// (integer ≥ 0). Absent keys keep the defaults. Errors: kInvalidInput naming the key.
 Result<ReplayOptions> ReplayOptionsFromJson(const JsonValue& input);
 
 /// The replay report of `rollout_text` (see above). Errors: kRolloutCorrupt.

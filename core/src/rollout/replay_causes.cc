@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "prompt/breakpoint_planner.h"
 #include "rollout/timestamp.h"
 
 namespace agentctx {
@@ -19,9 +20,15 @@ std::size_t CauseIndex(std::string_view name) {
   return kReplayCauses.size() - 1;  // an unknown break reason counts as a server miss
 }
 
-// The best an append-only client could have had cached from a repeated prefix of `raw` tokens.
-std::uint64_t IdealCached(std::uint64_t raw) {
-  return raw < kMinCacheableTokens ? raw : Cacheable(raw);
+// The provider's cacheable part of a repeated prefix of `t` tokens: whole blocks of 128 from 1024
+// (OpenAI), or all of it (Anthropic caches up to its marks, not in blocks).
+std::uint64_t CacheableBy(CachePricing rule, std::uint64_t t) {
+  return rule == CachePricing::kAnthropic ? t : Cacheable(t);
+}
+
+// The provider's minimum for `model`.
+std::uint64_t MinimumBy(CachePricing rule, std::string_view model) {
+  return rule == CachePricing::kAnthropic ? DefaultMinCacheableTokens(model) : kMinCacheableTokens;
 }
 
 JsonValue Num(std::uint64_t v) { return JsonValue::Int(static_cast<std::int64_t>(v)); }
@@ -30,15 +37,23 @@ JsonValue OptNum(const std::optional<std::uint64_t>& v) { return v ? Num(*v) : J
 
 std::uint64_t Min(std::uint64_t a, std::uint64_t b) { return a < b ? a : b; }
 
-// Picodollars of one request's usage: cached, uncached and output tokens at their prices.
+// Picodollars of one request's usage: cached, uncached and output tokens at their prices, and
+// the cache writes' premium over the input price.
 struct Cost {
-  std::uint64_t cached = 0, uncached = 0, output = 0;
-  std::uint64_t total() const { return cached + uncached + output; }
+  std::uint64_t cached = 0, uncached = 0, write_extra = 0, output = 0;
+  std::uint64_t total() const { return cached + uncached + write_extra + output; }
 };
 
-Cost CostOf(const ReplayUsage& u, const ReplayPrices& p) {
-  std::uint64_t cached = u.cached < u.input ? u.cached : u.input;
-  return Cost{cached * p.cached_input, (u.input - cached) * p.input, u.output * p.output};
+std::uint64_t WritesOf(const ReplayUsage& u) {
+  std::uint64_t cached = Min(u.cached, u.input);
+  return Min(u.cache_write, u.input - cached);
+}
+
+Cost CostOf(const ReplayUsage& u, const CachePrices& p) {
+  std::uint64_t cached = Min(u.cached, u.input);
+  std::uint64_t premium = p.write_5m > p.input ? p.write_5m - p.input : 0;
+  return Cost{cached * p.cached, (u.input - cached) * p.input, WritesOf(u) * premium,
+              u.output * p.output};
 }
 
 JsonValue CausesJson(const std::array<std::uint64_t, kReplayCauses.size()>& by_cause,
@@ -53,15 +68,19 @@ JsonValue CausesJson(const std::array<std::uint64_t, kReplayCauses.size()>& by_c
 
 }  // namespace
 
-JsonValue UsdNumber(std::uint64_t picousd) {
-  std::string whole = std::to_string(picousd / 1000000000000ULL);
-  std::string frac = std::to_string(picousd % 1000000000000ULL);
-  frac.insert(0, 12 - frac.size(), '0');
-  while (!frac.empty() && frac.back() == '0') frac.pop_back();
-  return JsonValue::RawNumber(frac.empty() ? whole : whole + "." + frac);
+ReplayPricing ResolveReplayPricing(const ReplayOptions& options, bool usage_reports_cache_writes) {
+  ReplayPricing out;
+  if (options.provider) {
+    out.rule = CachePricingFor(*options.provider);
+  } else if (usage_reports_cache_writes) {
+    out.rule = CachePricing::kAnthropic;
+  }
+  out.prices = PricesFor(out.rule, options.prices);
+  return out;
 }
 
-void AttributeCauses(const ReplayOptions& options, std::vector<ReplayRequest>* requests) {
+void AttributeCauses(const ReplayOptions& options, CachePricing rule,
+                     std::vector<ReplayRequest>* requests) {
   const ReplayRequest* prev = nullptr;
   for (ReplayRequest& r : *requests) {
     if (!r.usage) continue;
@@ -77,8 +96,8 @@ void AttributeCauses(const ReplayOptions& options, std::vector<ReplayRequest>* r
       // Step 2.
       std::uint64_t prev_input = prev->usage->input;
       std::uint64_t raw = Min(prev_input, u.input);
-      bool below = raw < kMinCacheableTokens;
-      std::uint64_t ideal = IdealCached(raw);
+      bool below = raw < MinimumBy(rule, r.model);
+      std::uint64_t ideal = below ? raw : CacheableBy(rule, raw);
       r.lost = ideal > cached ? ideal - cached : 0;
       r.new_input = uncached - r.lost;
       r.ideal_tokens = ideal;
@@ -96,7 +115,7 @@ void AttributeCauses(const ReplayOptions& options, std::vector<ReplayRequest>* r
           after = prev_input * tail / prev_bytes;  // ≤ 10¹⁶ for any real session
         }
         std::uint64_t before = Min(prev_input - Min(after, prev_input), u.input);
-        std::uint64_t expected = below ? before : Cacheable(before);
+        std::uint64_t expected = below ? before : CacheableBy(rule, before);
         if (expected > ideal) expected = ideal;
         r.predicted_tokens = expected;
         // Below the minimum nothing was cacheable whatever the client sent (step 4).
@@ -130,7 +149,8 @@ void AttributeCauses(const ReplayOptions& options, std::vector<ReplayRequest>* r
   }
 }
 
-JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPrices& prices) {
+JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPricing& pricing) {
+  const bool anthropic = pricing.rule == CachePricing::kAnthropic;
   JsonValue out = JsonValue::Object();
   out.Set("request_id", JsonValue::String(r.request_id));
   out.Set("line", Num(r.line));
@@ -174,10 +194,10 @@ JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPrices& prices) 
   }
   if (!tokens) {
     for (std::string_view key :
-         {"input_tokens", "cached_input_tokens", "output_tokens", "uncached_input_tokens",
-          "new_input_tokens", "lost_tokens", "cause", "cause_section", "lost_tokens_by_cause",
-          "gap_ms", "cost_usd", "lost_cost_usd"}) {
-      out.Set(key, JsonValue());
+         {"input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens",
+          "uncached_input_tokens", "new_input_tokens", "lost_tokens", "cause", "cause_section",
+          "lost_tokens_by_cause", "gap_ms", "cost_usd", "lost_cost_usd"}) {
+      if (key != "cache_write_input_tokens" || anthropic) out.Set(key, JsonValue());
     }
     return out;
   }
@@ -185,6 +205,7 @@ JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPrices& prices) 
   std::uint64_t cached = Min(u.cached, u.input);
   out.Set("input_tokens", Num(u.input));
   out.Set("cached_input_tokens", Num(u.cached));
+  if (anthropic) out.Set("cache_write_input_tokens", Num(WritesOf(u)));
   out.Set("output_tokens", Num(u.output));
   out.Set("uncached_input_tokens", Num(u.input - cached));
   out.Set("new_input_tokens", Num(r.new_input));
@@ -195,13 +216,16 @@ JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPrices& prices) 
   out.Set("cause_section", client ? JsonValue::String(r.report.cache_break->section) : JsonValue());
   out.Set("lost_tokens_by_cause", CausesJson(r.by_cause, 1, false));
   out.Set("gap_ms", r.gap_ms ? JsonValue::Int(*r.gap_ms) : JsonValue());
-  out.Set("cost_usd", UsdNumber(CostOf(u, prices).total()));
-  out.Set("lost_cost_usd", UsdNumber(r.lost * prices.input));
+  out.Set("cost_usd", UsdNumber(CostOf(u, pricing.prices).total()));
+  out.Set("lost_cost_usd", UsdNumber(r.lost * pricing.prices.input));
   return out;
 }
 
 JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const ReplayFacts& facts,
-                            const ReplayOptions& options) {
+                            const ReplayOptions& options, const ReplayPricing& pricing) {
+  const bool anthropic = pricing.rule == CachePricing::kAnthropic;
+  const CachePrices& p = pricing.prices;
+  std::uint64_t writes = 0;
   std::uint64_t reconstructed = 0, usage_only = 0, with_usage = 0;
   std::uint64_t prompt_bytes = 0, shared = 0, max_shared = 0, max_shared_clamped = 0;
   std::uint64_t predicted = 0, ideal = 0;
@@ -242,15 +266,17 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
     total.cached += u.cached;
     total.output += u.output;
     total.reasoning += u.reasoning;
+    writes += WritesOf(u);
     predicted += r.predicted_tokens.value_or(0);
     ideal += r.ideal_tokens.value_or(0);
     uncached += u.input - Min(u.cached, u.input);
     new_input += r.new_input;
     lost += r.lost;
     for (std::size_t i = 0; i < by_cause.size(); ++i) by_cause[i] += r.by_cause[i];
-    Cost c = CostOf(u, options.prices);
+    Cost c = CostOf(u, p);
     cost.cached += c.cached;
     cost.uncached += c.uncached;
+    cost.write_extra += c.write_extra;
     cost.output += c.output;
   }
 
@@ -279,6 +305,7 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
   s.Set("requests_with_usage", Num(with_usage));
   s.Set("input_tokens", Num(total.input));
   s.Set("cached_input_tokens", Num(total.cached));
+  if (anthropic) s.Set("cache_write_input_tokens", Num(writes));
   s.Set("output_tokens", Num(total.output));
   s.Set("reasoning_output_tokens", Num(total.reasoning));
   s.Set("reported_cached_bp", Num(BasisPoints(total.cached, total.input)));
@@ -302,21 +329,21 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
     s.Set("usage_matches_rollout_total", JsonValue());
   }
   s.Set("ttl_ms", JsonValue::Int(options.ttl_ms));
+  if (anthropic) s.Set("pricing", JsonValue::String(std::string(CachePricingName(pricing.rule))));
   JsonValue prices = JsonValue::Object();
-  // Per million tokens: micro-USD · 10⁶ picodollars.
-  prices.Set("input", UsdNumber(options.prices.input * 1000000));
-  prices.Set("cached_input", UsdNumber(options.prices.cached_input * 1000000));
-  prices.Set("output", UsdNumber(options.prices.output * 1000000));
+  prices.Set("input", UsdPerMillion(p.input));
+  prices.Set("cached_input", UsdPerMillion(p.cached));
+  if (anthropic) prices.Set("cache_write", UsdPerMillion(p.write_5m));
+  prices.Set("output", UsdPerMillion(p.output));
   s.Set("prices_per_million_usd", std::move(prices));
   JsonValue c = JsonValue::Object();
   c.Set("cached_input_usd", UsdNumber(cost.cached));
   c.Set("uncached_input_usd", UsdNumber(cost.uncached));
+  if (anthropic) c.Set("cache_write_extra_usd", UsdNumber(cost.write_extra));
   c.Set("output_usd", UsdNumber(cost.output));
   c.Set("total_usd", UsdNumber(cost.total()));
-  c.Set("by_cause_usd", CausesJson(by_cause, options.prices.input, true));
-  std::uint64_t saving = options.prices.input > options.prices.cached_input
-                             ? options.prices.input - options.prices.cached_input
-                             : 0;
+  c.Set("by_cause_usd", CausesJson(by_cause, p.input, true));
+  std::uint64_t saving = p.input > p.cached ? p.input - p.cached : 0;
   c.Set("lost_extra_usd", UsdNumber(lost * saving));
   s.Set("cost", std::move(c));
   return s;

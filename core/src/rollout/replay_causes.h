@@ -24,7 +24,10 @@
 //     when nothing was lost but some input was uncached, null when all was cached.
 // Σ over causes (new_input included) = U for every request, hence for the summary.
 // Costs: a token at price p (micro-USD per million) costs p picodollars, so sums are exact;
-// JSON shows them in USD as exact decimals (UsdNumber).
+// JSON shows them in USD as exact decimals (UsdNumber). Per provider (issue 15,
+// prompt/cache_pricing.h): cached tokens at the rule's read price, every uncached token at the
+// input price, plus Anthropic's cache writes at their premium (cache_write − input each); the
+// causes (tokens) are the same under both rules but for Anthropic's whole-prefix caching.
 #pragma once
 
 #include <array>
@@ -35,6 +38,7 @@
 #include <vector>
 
 #include "prompt/cache_explainer.h"
+#include "prompt/cache_pricing.h"
 #include "protocol/json_value.h"
 #include "rollout/replay.h"
 
@@ -58,7 +62,17 @@ struct ReplayUsage {
   std::uint64_t cached = 0;
   std::uint64_t output = 0;
   std::uint64_t reasoning = 0;
+  std::uint64_t cache_write = 0;  ///< Anthropic's cache_creation_input_tokens (part of input)
 };
+
+/// The cache rule and prices a replay applies (ReplayOptions::provider, resolved).
+struct ReplayPricing {
+  CachePricing rule = CachePricing::kOpenAi;
+  CachePrices prices;  ///< PricesFor(rule, options.prices)
+};
+
+/// The options' provider's rule, or — unset — Anthropic's when the usage reports cache writes.
+ReplayPricing ResolveReplayPricing(const ReplayOptions& options, bool usage_reports_cache_writes);
 
 /// One request of the replay: reconstructed before a run of model output, or usage-only.
 struct ReplayRequest {
@@ -93,8 +107,11 @@ struct ReplayFacts {
   std::optional<ReplayUsage> rollout_total;  ///< the last total_token_usage, if any
 };
 
-/// Steps 1–5 above for every request with usage.
-void AttributeCauses(const ReplayOptions& options, std::vector<ReplayRequest>* requests);
+/// Steps 1–5 above for every request with usage. Under Anthropic's rule a repeated prefix is
+/// cacheable whole (no 128-token steps: Cacheable(t) = t) and the minimum is the model's
+/// (prompt/breakpoint_planner.h DefaultMinCacheableTokens: 2048 for Haiku, else 1024).
+void AttributeCauses(const ReplayOptions& options, CachePricing rule,
+                     std::vector<ReplayRequest>* requests);
 
 /// {"request_id","line","time","model","reconstructed","after_compaction","input_items",
 ///  "prompt_bytes",
@@ -106,7 +123,9 @@ void AttributeCauses(const ReplayOptions& options, std::vector<ReplayRequest>* r
 /// prices, lost_cost_usd = its lost tokens at the uncached price;
 /// usage fields null without usage; predicted/ideal in tokens of the provider when usage is
 /// known (else the §9 byte estimates); `break.lost_tokens` = the client-side share.
-JsonValue ReplayRequestJson(const ReplayRequest& request, const ReplayPrices& prices);
+/// Under Anthropic's rule "cache_write_input_tokens" follows "cached_input_tokens" (null without
+/// usage), and cost_usd adds the cache-write premium.
+JsonValue ReplayRequestJson(const ReplayRequest& request, const ReplayPricing& pricing);
 
 /// {"requests","reconstructed_requests","usage_only_requests","prompt_bytes",
 ///  "shared_prefix_bytes","max_shared_prefix_bytes","predicted_cached_tokens",
@@ -124,10 +143,12 @@ JsonValue ReplayRequestJson(const ReplayRequest& request, const ReplayPrices& pr
 /// Token sums are over requests with usage (usage-only ones included); prompt sums over
 /// reconstructed requests; lost_tokens_by_cause lists the causes with tokens, in
 /// kReplayCauses order, and adds up to uncached_input_tokens.
+/// Under Anthropic's rule (the OpenAI output is unchanged): "cache_write_input_tokens" after
+/// "cached_input_tokens"; "pricing":"anthropic" before the prices; the prices' cached_input is
+/// the read price, "cache_write" follows it; the cost adds "cache_write_extra_usd" after
+/// uncached_input_usd (the writes' premium over the input price, which uncached_input_usd
+/// already counts them at) and total_usd includes it.
 JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const ReplayFacts& facts,
-                            const ReplayOptions& options);
-
-/// `picousd` (10⁻¹² USD) as an exact decimal JSON number, e.g. 4961234125000 → 4.961234125.
-JsonValue UsdNumber(std::uint64_t picousd);
+                            const ReplayOptions& options, const ReplayPricing& pricing);
 
 }  // namespace agentctx

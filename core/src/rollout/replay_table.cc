@@ -159,14 +159,22 @@ std::string RenderReplayTable(const JsonValue& report, bool all_requests,
   const JsonValue* cost = s.Find("cost");
   const JsonValue* prices = s.Find("prices_per_million_usd");
   if (cost != nullptr && prices != nullptr) {
-    Row(&out, "cost",
-        Dollars(cost->Find("total_usd")) + " (cached input " +
-            Dollars(cost->Find("cached_input_usd")) + ", uncached input " +
-            Dollars(cost->Find("uncached_input_usd")) + ", output " +
-            Dollars(cost->Find("output_usd")) + "; misses cost " +
+    // Anthropic's rule (issue 15) adds the cache writes' premium and names its prices.
+    const bool anthropic = s.Find("pricing") != nullptr;
+    std::string line = Dollars(cost->Find("total_usd")) + " (cached input " +
+                       Dollars(cost->Find("cached_input_usd")) + ", uncached input " +
+                       Dollars(cost->Find("uncached_input_usd"));
+    if (anthropic) line += ", cache-write premium " + Dollars(cost->Find("cache_write_extra_usd"));
+    line += ", output " + Dollars(cost->Find("output_usd")) + "; misses cost " +
             Dollars(cost->Find("lost_extra_usd")) + " more than cached) at $" +
-            Text(prices->Find("input")) + " / $" + Text(prices->Find("cached_input")) + " / $" +
-            Text(prices->Find("output")) + " per million input / cached / output");
+            Text(prices->Find("input")) + " / $" + Text(prices->Find("cached_input")) + " / $";
+    if (anthropic) line += Text(prices->Find("cache_write")) + " / $";
+    line += Text(prices->Find("output"));
+    line += anthropic
+                ? " per million input / cache read / cache write / output (Anthropic pricing, "
+                : " per million input / cached / output";
+    if (anthropic) line += Text(s.Find("cache_write_input_tokens")) + " tokens written)";
+    Row(&out, "cost", line);
   }
   Row(&out, "idle TTL", Text(s.Find("ttl_ms")) + " ms");
 

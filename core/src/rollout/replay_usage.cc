@@ -15,22 +15,28 @@ std::uint64_t Count(const JsonValue& usage, std::string_view key) {
 std::optional<ReplayUsage> UsageOf(const JsonValue* usage) {
   if (usage == nullptr || !usage->is_object()) return std::nullopt;
   return ReplayUsage{Count(*usage, "input_tokens"), Count(*usage, "cached_input_tokens"),
-                     Count(*usage, "output_tokens"), Count(*usage, "reasoning_output_tokens")};
+                     Count(*usage, "output_tokens"), Count(*usage, "reasoning_output_tokens"),
+                     Count(*usage, "cache_creation_input_tokens")};
+}
+
+bool HasCacheWrites(const JsonValue* usage) {
+  return usage != nullptr && usage->is_object() &&
+         usage->Find("cache_creation_input_tokens") != nullptr;
 }
 
 bool Same(const ReplayUsage& a, const ReplayUsage& b) {
   return a.input == b.input && a.cached == b.cached && a.output == b.output &&
-         a.reasoning == b.reasoning;
+         a.reasoning == b.reasoning && a.cache_write == b.cache_write;
 }
 
 bool Covers(const ReplayUsage& a, const ReplayUsage& b) {
   return a.input >= b.input && a.cached >= b.cached && a.output >= b.output &&
-         a.reasoning >= b.reasoning;
+         a.reasoning >= b.reasoning && a.cache_write >= b.cache_write;
 }
 
 ReplayUsage Minus(const ReplayUsage& a, const ReplayUsage& b) {
   return ReplayUsage{a.input - b.input, a.cached - b.cached, a.output - b.output,
-                     a.reasoning - b.reasoning};
+                     a.reasoning - b.reasoning, a.cache_write - b.cache_write};
 }
 
 }  // namespace
@@ -58,6 +64,7 @@ std::optional<ReplayUsage> UsageReader::Read(const RolloutRecord& record,
     const JsonValue& payload = p != nullptr && p->is_object() ? *p : record.line;
     std::optional<ReplayUsage> usage = UsageOf(payload.Find("usage"));
     if (!usage) return std::nullopt;
+    cache_writes_ = cache_writes_ || HasCacheWrites(payload.Find("usage"));
     if (auto thread = payload.GetString("thread_id");
         thread && !session_id.empty() && *thread != session_id) {
       return std::nullopt;
@@ -80,6 +87,7 @@ std::optional<ReplayUsage> UsageReader::Read(const RolloutRecord& record,
   if (info == nullptr || !info->is_object()) return std::nullopt;
   std::optional<ReplayUsage> last = UsageOf(info->Find("last_token_usage"));
   std::optional<ReplayUsage> total = UsageOf(info->Find("total_token_usage"));
+  cache_writes_ = cache_writes_ || HasCacheWrites(info->Find("last_token_usage"));
   if (!total) {
     if (last) {
       any_ = true;

@@ -14,6 +14,7 @@
 //     cross-checked against that growth: a disagreement warns `usage_total_mismatch` once (a
 //     total that shrinks is a reset, not a disagreement). Without a total (agentctx rollouts)
 //     every event is one response. The last total is the rollout's own total.
+// Usage objects may carry `cache_creation_input_tokens` (Anthropic's cache writes, issue 15).
 // Invariants: counts are uint64; negative or missing counts read as 0.
 #pragma once
 
@@ -45,12 +46,16 @@ class UsageReader {
   std::uint64_t repeated() const { return repeated_; }
   /// The rollout's own running total at its last usage line, if that line records one.
   const std::optional<ReplayUsage>& rollout_total() const { return total_; }
+  /// Whether a usage read so far reports cache writes (`cache_creation_input_tokens`, even 0):
+  /// Anthropic's usage, as agentctx's Anthropic sessions record it.
+  bool reports_cache_writes() const { return cache_writes_; }
   /// usage_total_mismatch (at most one).
   const std::vector<Warning>& warnings() const { return warnings_; }
 
  private:
   bool records_ = false;
   bool any_ = false;
+  bool cache_writes_ = false;
   std::uint64_t repeated_ = 0;
   std::uint64_t mismatches_ = 0;
   std::optional<ReplayUsage> total_;

@@ -80,10 +80,12 @@ struct TokenUsageFields {
   std::uint64_t output_tokens = 0;
   std::uint64_t reasoning_output_tokens = 0;
   std::uint64_t total_tokens = 0;
+  /// Anthropic's cache writes (issue 15), when the provider reports them.
+  std::optional<std::uint64_t> cache_creation_input_tokens;
 };
 /// token_count `{"type":"token_count","info":{"last_token_usage":{"input_tokens",
-/// "cached_input_tokens","output_tokens","reasoning_output_tokens","total_tokens"},
-/// "model_context_window"?}}`.
+/// "cached_input_tokens","cache_creation_input_tokens"?,"output_tokens",
+/// "reasoning_output_tokens","total_tokens"},"model_context_window"?}}`.
 std::string TokenCountLine(std::int64_t now_ms, const TokenUsageFields& usage,
                            std::optional<std::uint64_t> model_context_window);
 /// cache_report: `{"type":"cache_report", …the members of `report` in order…}` (SPEC §9).

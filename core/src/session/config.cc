@@ -280,7 +280,7 @@ Result<void> ParseOptionalSections(const JsonValue& raw, SessionConfig* c) {
   return {};
 }
 
-// Issue 15: `provider`, `layout`, `max_output_tokens`, `anthropic`.
+// Issue 15: `provider`, `layout`, `max_output_tokens`, `anthropic`, `chat`.
 Result<void> ParseProviderKeys(const JsonValue& raw, SessionConfig* c) {
   ACTX_TRY_VOID(ReadEnum(raw, "provider", "provider", &c->provider));
   ACTX_TRY_VOID(ReadEnum(raw, "layout", "layout", &c->layout));
@@ -290,6 +290,11 @@ Result<void> ParseProviderKeys(const JsonValue& raw, SessionConfig* c) {
     ACTX_TRY_VOID(ReadEnum(*a, "cache_ttl", "anthropic.cache_ttl", &c->anthropic.cache_ttl));
     ACTX_TRY_VOID(ReadOptInt(*a, "min_cacheable_tokens", "anthropic.min_cacheable_tokens",
                              &c->anthropic.min_cacheable_tokens));
+  }
+  ACTX_TRY(const JsonValue* chat, ObjectOrNull(raw, "chat", "chat"));
+  if (chat != nullptr) {
+    ACTX_TRY_VOID(
+        ReadEnum(*chat, "developer_role", "chat.developer_role", &c->chat.developer_role));
   }
   if (c->provider != Provider::kResponses &&
       c->compaction.strategy == CompactionStrategy::kRemote) {

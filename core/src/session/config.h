@@ -89,6 +89,12 @@ struct AnthropicConfig {
   std::optional<std::int64_t> min_cacheable_tokens;  // default: by model (Haiku 2048, else 1024)
 };
 
+/// `chat` (issue 15): the Chat Completions rendering (prompt/chat_body.h).
+struct ChatConfig {
+  ChatDeveloperRole developer_role =
+      ChatDeveloperRole::kDeveloper;  // `system`: renamed in the body
+};
+
 struct SessionConfig {
   std::string session_id;
   ModelConfig model;
@@ -113,11 +119,13 @@ struct SessionConfig {
   TaskFrontierConfig task_frontier;
   ContextBudgetConfig context_budget;
   // Providers (issue 15): which API the requests are rendered for, the Responses layout, the
-  // output cap (Chat max_completion_tokens, Anthropic max_tokens) and the Anthropic settings.
+  // output cap (Chat max_completion_tokens, Anthropic max_tokens), the Anthropic and the Chat
+  // settings.
   Provider provider = Provider::kResponses;
   PromptLayout layout = PromptLayout::kPerFragment;
   std::optional<std::int64_t> max_output_tokens;
   AnthropicConfig anthropic;
+  ChatConfig chat;
 
   JsonValue raw;  // the JSON this config was parsed from
 

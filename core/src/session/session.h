@@ -91,7 +91,8 @@ class Session {
   JsonValue BreakpointsInspect() const;
   /// The explainer's summary (SPEC §9), plus (ours) `compaction_decisions` when a cold-cache
   /// compaction happened (session_warmth.cc).
-  JsonValue CacheSummary() const;
+  /// `prices` (cache_summary's input): add the cost at those prices (CacheExplainer::Summary).
+  JsonValue CacheSummary(const TypedPrices* prices = nullptr) const;
   JsonValue Stats() const;
 
  private:
@@ -160,11 +161,12 @@ class Session {
   void HandleProviderEvent(const JsonValue& event, EffectSink* sink);
   void PersistTurnContext(EffectSink* sink, bool force = false);
   /// Explains `segments` (cache_report persisted + event) and emits the model_request whose
-  /// body is `built_body` (a view of body_builder_) when non-empty, else `owned_body`.
+  /// body is `built_body` (a view of body_builder_) when non-empty, else `owned_body`. With an
+  /// Anthropic `plan`, the explainer predicts by its marks and the report carries the plan.
   void SendRequest(std::string id, std::string_view purpose, std::string_view endpoint,
                    std::string owned_body, std::string_view built_body,
                    const PromptSegments& segments, EffectSink* sink,
-                   const JsonValue* breakpoints = nullptr);
+                   const BreakpointPlan* plan = nullptr);
   /// History was replaced (compaction, resume): new epoch, serials for unnumbered items.
   void HistoryReplaced();
   std::string NextRequestId();

@@ -219,13 +219,10 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
     provider_segments.model = run.model.slug;
     provider_segments.cache_key = config_.CacheKey();
     std::string built(BuildProviderBody(params, items, &provider_segments));
-    JsonValue plan;
-    if (config_.provider == Provider::kAnthropic) {
-      plan = BreakpointPlanToJson(anthropic_builder_.plan());
-    }
     NoteRequestIssued();
     SendRequest(NextRequestId(), "compact", ProviderEndpoint(config_.provider), std::move(built),
-                std::string_view(), provider_segments, sink, plan.is_null() ? nullptr : &plan);
+                std::string_view(), provider_segments, sink,
+                config_.provider == Provider::kAnthropic ? &anthropic_builder_.plan() : nullptr);
     return;
   }
   std::string body = local ? BuildResponsesBody(params) : BuildCompactBody(params);

@@ -154,6 +154,7 @@ BodyParams Session::BodyParamsFor(const ModelConfig& model,
   params.prompt_cache_key = config_.CacheKey();
   if (config_.verbosity) params.verbosity = ToWire(*config_.verbosity);
   params.max_output_tokens = config_.max_output_tokens;
+  params.chat_developer_role = config_.chat.developer_role;
   return params;
 }
 
@@ -246,11 +247,9 @@ void Session::IssueRequest(EffectSink* sink) {
     segments.cache_key = config_.CacheKey();
     std::string_view body = BuildProviderBody(BodyParamsFor(config_.model, nullptr, false),
                                               ItemSegmentsOf(prompt), &segments);
-    JsonValue plan;
-    if (config_.provider == Provider::kAnthropic)
-      plan = BreakpointPlanToJson(anthropic_builder_.plan());
     SendRequest(std::move(id), "turn", ProviderEndpoint(config_.provider), std::string(), body,
-                segments, sink, plan.is_null() ? nullptr : &plan);
+                segments, sink,
+                config_.provider == Provider::kAnthropic ? &anthropic_builder_.plan() : nullptr);
     return;
   }
   std::string_view body = body_builder_.Build(BodyParamsFor(config_.model, nullptr, false), prompt,
@@ -275,9 +274,18 @@ void Session::IssueRequest(EffectSink* sink) {
 void Session::SendRequest(std::string id, std::string_view purpose, std::string_view endpoint,
                           std::string owned_body, std::string_view built_body,
                           const PromptSegments& segments, EffectSink* sink,
-                          const JsonValue* breakpoints) {
-  JsonValue report = explainer_.ExplainJson(id, segments);
-  if (breakpoints != nullptr) report.Set("breakpoints", *breakpoints);  // anthropic (issue 15)
+                          const BreakpointPlan* plan) {
+  JsonValue report;
+  if (plan == nullptr) {
+    report = explainer_.ExplainJson(id, segments);
+  } else {
+    // Anthropic (issue 15): cached and written tokens follow the plan's marks.
+    BreakpointRule rule = BreakpointRuleOf(*plan, AnthropicOptions().min_cacheable_tokens, now_ms_);
+    PromptSegments marked = segments;  // views only
+    marked.breakpoints = &rule;
+    report = explainer_.ExplainJson(id, marked);
+    report.Set("breakpoints", BreakpointPlanToJson(*plan));
+  }
   sink->Persist(CacheReportLine(now_ms_, report));
   JsonValue event = MakeEvent("cache_report");
   for (auto& m : report.members()) event.Set(m.key, m.value);

@@ -221,12 +221,21 @@ std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
   u.reasoning_output_tokens = UsageField(usage, "", "output_tokens_details", "reasoning_tokens");
   u.total_tokens = usage->Find("total_tokens") != nullptr ? UsageField(usage, "total_tokens")
                                                           : u.input_tokens + u.output_tokens;
+  // Anthropic (issue 15): the tokens written to the cache (priced 1.25x), only when reported;
+  // the rollout keeps them for the replay's costs.
+  if (const JsonValue* details = usage->Find("input_tokens_details");
+      details != nullptr && details->Find("cache_creation_tokens") != nullptr) {
+    u.cache_creation_input_tokens =
+        UsageField(usage, "", "input_tokens_details", "cache_creation_tokens");
+  }
   std::optional<std::uint64_t> window;
   if (config_.model.context_window) {
     window = static_cast<std::uint64_t>(*config_.model.context_window);
   }
   sink->Persist(TokenCountLine(now_ms_, u, window));
-  explainer_.NoteReportedCached(request_id, u.cached_input_tokens);
+  explainer_.NoteReportedUsage(
+      request_id, ReportedUsage{u.input_tokens, u.cached_input_tokens,
+                                u.cache_creation_input_tokens.value_or(0), u.output_tokens});
   // SPEC §12.1: right after a response, context_tokens = its input + output (nothing recorded
   // after its output yet).
   std::uint64_t context_tokens = u.input_tokens + u.output_tokens;
@@ -240,12 +249,9 @@ std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
   e.Set("context_tokens", JsonValue::Int(static_cast<std::int64_t>(context_tokens)));
   e.Set("context_window",
         window ? JsonValue::Int(static_cast<std::int64_t>(*window)) : JsonValue());
-  // Anthropic (issue 15): the tokens written to the cache (priced 1.25x), only when reported.
-  if (const JsonValue* details = usage->Find("input_tokens_details");
-      details != nullptr && details->Find("cache_creation_tokens") != nullptr) {
+  if (u.cache_creation_input_tokens) {
     e.Set("cache_creation_tokens",
-          JsonValue::Int(static_cast<std::int64_t>(
-              UsageField(usage, "", "input_tokens_details", "cache_creation_tokens"))));
+          JsonValue::Int(static_cast<std::int64_t>(*u.cache_creation_input_tokens)));
   }
   sink->Event(std::move(e));
   return context_tokens;

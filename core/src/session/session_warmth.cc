@@ -23,8 +23,8 @@ std::optional<ColdCacheDecision> Session::ColdCacheDecisionNow() const {
   return DecideColdCacheCompaction(last_request_ms_, now_ms_, ContextTokens(), *t, policy);
 }
 
-JsonValue Session::CacheSummary() const {
-  JsonValue summary = explainer_.Summary();
+JsonValue Session::CacheSummary(const TypedPrices* prices) const {
+  JsonValue summary = explainer_.Summary(prices, CachePricingFor(config_.provider));
   if (cold_decisions_.empty()) return summary;
   JsonValue decisions = JsonValue::Array();
   for (const ColdCacheDecision& d : cold_decisions_) {

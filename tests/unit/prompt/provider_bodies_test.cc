@@ -176,6 +176,35 @@ TEST(ChatBody, OmitsAnEmptyToolsArrayAndMapsOptions) {
             R"("stream_options":{"include_usage":true},"prompt_cache_key":"k","verbosity":"low"})");
 }
 
+TEST(ChatBody, DeveloperRoleSystemRenamesOnlyTheRoleAndStaysByteStable) {
+  History h{{kDeveloper, kEnv, kUser}};
+  BodyParams p = Params();
+  p.tools_bytes = "[]";
+  p.chat_developer_role = ChatDeveloperRole::kSystem;
+  ChatBodyBuilder builder;
+  PromptSegments segments;
+  std::string first(builder.Build(p, h.Segments(), &segments));
+  EXPECT_EQ(first,
+            R"({"model":"m-1","messages":[{"role":"system","content":"Be brief."},)"
+            R"({"role":"system","content":"<permissions instructions>\nbe careful\n</permissions )"
+            R"(instructions>"},{"role":"user","content":"<environment_context>\n  <cwd>/repo</cwd>)"
+            R"(\n</environment_context>"},{"role":"user","content":"read a.txt"}],"stream":true,)"
+            R"("stream_options":{"include_usage":true},"prompt_cache_key":"k"})");
+  EXPECT_EQ(segments.items[0].bytes.substr(0, 17), R"({"role":"system",)");
+  // A later developer message (a model switch, a permissions change) is renamed the same way,
+  // and the first body stays a prefix of the second.
+  h.bytes.push_back(kReply);
+  h.bytes.push_back(kDeveloper);
+  std::string second(builder.Build(p, h.Segments(), &segments));
+  EXPECT_TRUE(second.starts_with(StablePart(first, "\"messages\":[")));
+  EXPECT_EQ(second.find("\"developer\""), std::string::npos);
+  // The default keeps `developer`.
+  p.chat_developer_role = ChatDeveloperRole::kDeveloper;
+  ChatBodyBuilder plain;
+  EXPECT_NE(std::string(plain.Build(p, h.Segments(), nullptr)).find(R"({"role":"developer",)"),
+            std::string::npos);
+}
+
 TEST(AnthropicBody, MarksAtMostFourBoundariesAndNeverChangesContent) {
   History h{{kDeveloper, kEnv, kUser}};
   AnthropicBodyBuilder builder;

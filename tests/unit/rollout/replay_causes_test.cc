@@ -503,8 +503,8 @@ TEST(ReplayCost, UsdNumberIsExact) {
 
 TEST(ReplayOptionsJson, ReadsEveryOption) {
   auto input = ParseJson(
-      R"({"text":"","ttl_ms":60000,"prices":{"input":1.5,"cached_input":0.15,"output":12},)"
-      R"("dump_requests":true,"requests":true,"top":3})");
+      R"({"text":"","ttl_ms":60000,"prices":{"input":1.5,"cached_input":0.15,"output":12,)"
+      R"("cache_write":3},"provider":"anthropic","dump_requests":true,"requests":true,"top":3})");
   ASSERT_TRUE(input.has_value());
   auto o = ReplayOptionsFromJson(*input);
   ASSERT_TRUE(o.has_value()) << o.error().message;
@@ -512,6 +512,8 @@ TEST(ReplayOptionsJson, ReadsEveryOption) {
   EXPECT_EQ(o->prices.input, 1500000u);
   EXPECT_EQ(o->prices.cached_input, 150000u);
   EXPECT_EQ(o->prices.output, 12000000u);
+  EXPECT_EQ(o->prices.cache_write, 3000000u);
+  EXPECT_EQ(o->provider, Provider::kAnthropic);
   EXPECT_TRUE(o->dump_requests);
   EXPECT_TRUE(o->table_all_requests);
   EXPECT_EQ(o->top_misses, 3u);
@@ -519,12 +521,15 @@ TEST(ReplayOptionsJson, ReadsEveryOption) {
   ASSERT_TRUE(defaults.has_value());
   EXPECT_EQ(defaults->ttl_ms, 300000);
   EXPECT_EQ(defaults->prices.input, 1250000u);
+  EXPECT_FALSE(defaults->provider.has_value());
 }
 
 TEST(ReplayOptionsJson, RejectsBadValues) {
-  for (const char* bad : {R"({"ttl_ms":-1})", R"({"ttl_ms":"5"})", R"({"prices":{"input":-1}})",
-                          R"({"prices":{"input":1e3}})", R"({"prices":{"output":0.0000001}})",
-                          R"({"prices":3})", R"({"dump_requests":1})", R"({"top":1.5})"}) {
+  for (const char* bad :
+       {R"({"ttl_ms":-1})", R"({"ttl_ms":"5"})", R"({"prices":{"input":-1}})",
+        R"({"prices":{"input":1e3}})", R"({"prices":{"output":0.0000001}})", R"({"prices":3})",
+        R"({"dump_requests":1})", R"({"top":1.5})", R"({"provider":"gemini"})", R"({"provider":1})",
+        R"({"prices":{"cache_write":1}})"}) {
     SCOPED_TRACE(bad);
     auto input = ParseJson(bad);
     ASSERT_TRUE(input.has_value());

@@ -117,13 +117,67 @@ TEST(ProviderSession, AnthropicRequestsCarryBreakpointsAndReadTheCacheFromTheSec
   EXPECT_EQ(value->Find("breakpoints")->items().size(), 4u);
 }
 
+TEST(ProviderSession, AnthropicReportsPredictWritesAndTheSummaryCostsByAnthropicsRule) {
+  SessionDriver d;
+  AddFiles(&d);
+  d.Start(Config(R"(,"provider":"anthropic","anthropic":{"cache_ttl":"1h"})"));
+  std::vector<JsonValue> all;
+  RunThreeTurns(&d, &all);
+  auto reports = Events(all, "cache_report");
+  auto usage = Events(all, "token_usage");
+  ASSERT_EQ(reports.size(), usage.size());
+  // The first request writes everything up to its newest mark and reads nothing; the next ones
+  // read what the previous newest mark wrote (the whole previous prompt: no 128-token steps).
+  EXPECT_EQ(reports[0]->GetInt("predicted_cached_tokens"), 0);
+  EXPECT_EQ(reports[0]->GetInt("predicted_cache_write_tokens"),
+            reports[0]->GetInt("prompt_tokens"));
+  EXPECT_GT(*reports[0]->GetInt("predicted_cache_write_1h_tokens"), 0);
+  for (std::size_t i = 1; i < reports.size(); ++i) {
+    SCOPED_TRACE(ToJson(*reports[i]));
+    EXPECT_EQ(reports[i]->GetInt("predicted_cached_tokens"),
+              reports[i - 1]->GetInt("prompt_tokens"));
+    EXPECT_EQ(*reports[i]->GetInt("predicted_cache_write_tokens"),
+              *reports[i]->GetInt("prompt_tokens") - *reports[i - 1]->GetInt("prompt_tokens"));
+  }
+  // cache_summary {prices}: the cost at Anthropic's multipliers of the typed input price.
+  auto summary = ParseJson(d.Call("cache_summary", R"({"prices":{"input":3,"output":15}})"));
+  ASSERT_TRUE(summary.has_value());
+  const JsonValue* cost = summary->Find("value")->Find("cost");
+  ASSERT_NE(cost, nullptr) << ToJson(*summary);
+  EXPECT_EQ(cost->GetString("pricing"), "anthropic");
+  EXPECT_EQ(ToJson(*cost->Find("prices_per_million_usd")),
+            R"({"input":3,"cache_read":0.3,"cache_write":3.75,"cache_write_1h":6,"output":15})");
+  std::int64_t input = 0, cached = 0, writes = 0;
+  for (const auto* u : usage) {
+    input += *u->GetInt("input_tokens");
+    cached += *u->GetInt("cached_tokens");
+    writes += *u->GetInt("cache_creation_tokens");
+  }
+  const JsonValue* reported = cost->Find("reported");
+  EXPECT_EQ(reported->GetInt("input_tokens"), input);
+  EXPECT_EQ(reported->GetInt("cached_tokens"), cached);
+  EXPECT_EQ(reported->GetInt("cache_write_tokens"), writes);
+  EXPECT_EQ(summary->Find("value")->GetInt("reported_cache_write_tokens"), writes);
+  // The plain summary is unchanged by the cost; bad prices are refused by name.
+  EXPECT_EQ(d.Call("cache_summary", "{}").find("\"cost\""), std::string::npos);
+  auto bad = d.Call("cache_summary", R"({"prices":{"input":"3"}})");
+  EXPECT_NE(bad.find("invalid_input"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("cache_summary: `prices.input`"), std::string::npos) << bad;
+}
+
 TEST(ProviderSession, ResponsesReportHasNoBreakpointsAndKeepsItsEndpoint) {
   SessionDriver d;
   d.Start(Config(""));
   auto effects = d.Submit("hi", 1000);
   for (const auto* report : Events(effects, "cache_report")) {
     EXPECT_EQ(report->Find("breakpoints"), nullptr);
+    EXPECT_EQ(report->Find("predicted_cache_write_tokens"), nullptr);
   }
+  auto summary = d.Call("cache_summary", R"({"prices":{"input":1,"cached_input":0.1}})");
+  EXPECT_NE(summary.find(R"("cost":{"pricing":"openai","prices_per_million_usd":{"input":1,)"
+                         R"("cached_input":0.1,"output":10})"),
+            std::string::npos)
+      << summary;
   bool saw_request = false;
   for (const auto& e : effects) {
     if (e.GetString("type") != "model_request") continue;
@@ -165,6 +219,41 @@ TEST(ProviderSession, ConfigKeysAreValidatedAsAWhole) {
   EXPECT_EQ(refused[0].Find("error")->GetString("code"), "invalid_config");
   d.Submit("hi", 20);
   EXPECT_NE(d.request_bodies().back().find("\"messages\":["), std::string::npos);
+}
+
+TEST(ProviderSession, ChatDeveloperRoleSystemRendersEveryDeveloperMessageAsSystem) {
+  SessionDriver d;
+  AddFiles(&d);
+  ASSERT_NE(d.Start(Config(R"(,"provider":"chat","chat":{"developer_role":"system"})"))
+                .find("\"ok\":true"),
+            std::string::npos);
+  std::vector<JsonValue> all;
+  RunThreeTurns(&d, &all);
+  // A permissions change mid-session appends one more developer message: also `system`.
+  d.Update(R"({"approval_policy":"on-request"})", 9000);
+  d.Submit("Again.", 10000);
+  const auto& bodies = d.request_bodies();
+  ASSERT_GE(bodies.size(), 6u);
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    EXPECT_EQ(bodies[i].find(R"("role":"developer")"), std::string::npos) << "request " << i + 1;
+    EXPECT_NE(bodies[i].find(R"({"role":"system","content":"<permissions instructions>)"),
+              std::string::npos);
+    if (i > 0) EXPECT_TRUE(bodies[i].starts_with(UpToLastMessage(bodies[i - 1]))) << i + 1;
+  }
+  std::size_t systems = 0;
+  for (auto at = bodies.back().find(R"({"role":"system")"); at != std::string::npos;
+       at = bodies.back().find(R"({"role":"system")", at + 1)) {
+    ++systems;
+  }
+  EXPECT_GE(systems, 3u);  // the instructions, the first permissions, the changed permissions
+  // The option is Chat's only: history and the other renderings keep the developer role.
+  EXPECT_NE(d.Call("history", "{}").find(R"("role":"developer")"), std::string::npos);
+  auto parsed =
+      ParseSessionConfig(*ParseJson(Config(R"(,"chat":{"developer_role":"sys"})")), nullptr);
+  ASSERT_FALSE(parsed.has_value());
+  EXPECT_NE(parsed.error().message.find("chat.developer_role must be"), std::string::npos);
+  auto defaults = ParseSessionConfig(*ParseJson(Config("")), nullptr);
+  EXPECT_EQ(defaults->chat.developer_role, ChatDeveloperRole::kDeveloper);
 }
 
 TEST(ProviderSession, LocalCompactionRunsOnEveryProvider) {

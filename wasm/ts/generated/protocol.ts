@@ -101,6 +101,11 @@ export type CacheTtl =
   | "5m"
   | "1h";
 
+/** `chat.developer_role`: the role the Chat Completions body gives developer context messages. */
+export type ChatDeveloperRole =
+  | "developer"
+  | "system";
+
 /** Why a request's prefix differs from its predecessor's (the cache report's `break.reason`). */
 export type CacheBreakReason =
   | "model_changed"
@@ -128,6 +133,7 @@ export const ENUM_VALUES = {
   Provider: ["responses", "chat", "anthropic"],
   PromptLayout: ["per_fragment", "per_role"],
   CacheTtl: ["5m", "1h"],
+  ChatDeveloperRole: ["developer", "system"],
   CacheBreakReason: ["model_changed", "cache_key_changed", "instructions_changed", "tools_changed", "history_rewritten_by_compaction", "item_edited"],
 } as const;
 
@@ -287,6 +293,8 @@ export interface SessionConfig {
   max_output_tokens?: number | null;
   /** Anthropic cache planning (docs/providers.md). */
   anthropic?: AnthropicConfig;
+  /** Chat Completions rendering (docs/providers.md). */
+  chat?: ChatConfig;
   /** Reserved for custom world-state sections; accepted and ignored. */
   custom?: unknown;
 }
@@ -435,6 +443,12 @@ export interface AnthropicConfig {
   cache_ttl?: CacheTtl;
   /** The model's cacheable minimum; default by model (Haiku 2048, else 1024). [null] */
   min_cacheable_tokens?: number | null;
+}
+
+/** Chat Completions rendering (docs/providers.md). */
+export interface ChatConfig {
+  /** The role of developer context messages in the Chat body; `system` for chat templates without `developer`. ["developer"] */
+  developer_role?: ChatDeveloperRole;
 }
 
 // Methods, effects, events, deliveries

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+// Prompt-cache pricing per provider (issue 15): what a request's tokens cost under its
+// provider's cache prices, in exact integers. Shared by the cache explainer's summary
+// (cache_explainer.h) and the replay (rollout/replay.h).
+// Units: a price is micro-USD per million tokens, which is picodollars (10⁻¹² USD) per token, so
+// a cost is tokens × price picodollars: sums are exact; UsdNumber prints them as exact decimals.
+// Rules (CachePricingFor):
+//  - OpenAI (providers responses, chat): uncached input at `input`, cached input at
+//    `cached_input`; no cache writes (a write, if reported, costs `input`; `cache_write` is
+//    Anthropic's only).
+//  - Anthropic (provider anthropic): reads at 0.1 × input, writes at 1.25 × input (5-minute
+//    TTL) or 2 × input (1-hour TTL), the rest at `input` — Anthropic's published multipliers.
+//    A `cached_input` or `cache_write` the user gave explicitly replaces the multiplier. Derived
+//    prices are floored to whole micro-USD per million: exact for every price with at most four
+//    decimals (USD per million), which covers every published price.
+// Invariants: pure; integer math only; every part of a cost is non-negative (token counts are
+// clamped: cached ≤ input, writes ≤ input − cached, 1-hour writes ≤ writes).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "agentctx/result.h"
+#include "agentctx/wire_enums.h"
+#include "protocol/json_value.h"
+
+namespace agentctx {
+
+enum class CachePricing { kOpenAi, kAnthropic };
+
+/// "openai" | "anthropic".
+std::string_view CachePricingName(CachePricing pricing);
+/// The rule of a provider: anthropic → kAnthropic, responses and chat → kOpenAi.
+CachePricing CachePricingFor(Provider provider);
+
+/// Prices as a user gives them, micro-USD per million tokens. Defaults are example prices (the
+/// playground's). `cached_input` applies as given to the OpenAI rule; the Anthropic rule uses it
+/// only when `cached_input_given` (else 0.1 × input).
+struct TypedPrices {
+  std::uint64_t input = 1250000;        ///< uncached input
+  std::uint64_t cached_input = 125000;  ///< cached input (a cache read)
+  std::uint64_t output = 10000000;
+  std::optional<std::uint64_t> cache_write;  ///< unset: the rule's (input, or 1.25 × input)
+  bool cached_input_given = false;
+};
+
+/// Per-token prices of one rule, picodollars each.
+struct CachePrices {
+  std::uint64_t input = 0;
+  std::uint64_t cached = 0;
+  std::uint64_t write_5m = 0;
+  std::uint64_t write_1h = 0;
+  std::uint64_t output = 0;
+};
+
+/// The prices `rule` charges for `typed` (see the rules above).
+CachePrices PricesFor(CachePricing rule, const TypedPrices& typed);
+
+/// A request's tokens: `input` counts every input token, cached and written ones included.
+struct CacheTokens {
+  std::uint64_t input = 0;
+  std::uint64_t cached = 0;    ///< read from the cache
+  std::uint64_t write = 0;     ///< written to the cache (Anthropic), 1-hour writes included
+  std::uint64_t write_1h = 0;  ///< of `write`, under 1-hour marks
+  std::uint64_t output = 0;
+};
+
+/// Picodollars of the input: (input − cached − write)·input + cached·cached +
+/// (write − write_1h)·write_5m + write_1h·write_1h.
+std::uint64_t InputCostPicoUsd(const CacheTokens& tokens, const CachePrices& prices);
+
+/// `picousd` (10⁻¹² USD) as an exact decimal JSON number, e.g. 4961234125000 → 4.961234125.
+JsonValue UsdNumber(std::uint64_t picousd);
+/// A price (micro-USD per million) as USD per million, e.g. 1250000 → 1.25.
+JsonValue UsdPerMillion(std::uint64_t micros);
+
+/// Reads `prices` {input, cached_input, cache_write, output} — USD per million tokens, decimal
+/// numbers ≥ 0 with at most 6 fraction digits — over `out` (absent keys keep it). `context`
+/// names the method in errors ("rollout.inspect"). A `cache_write` under the input price is
+/// refused (a write costs the input price plus a premium). Errors: kInvalidInput naming the key.
+Result<void> ReadTypedPrices(const JsonValue& prices, std::string_view context, TypedPrices* out);
+
+}  // namespace agentctx

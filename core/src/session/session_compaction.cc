@@ -216,8 +216,7 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
       items.push_back(ItemSegment{bytes[i], origins[i], i < serials.size() ? serials[i] : 0});
     }
     PromptSegments provider_segments;
-    provider_segments.model = run.model.slug;
-    provider_segments.cache_key = config_.CacheKey();
+    provider_segments.model = run.model.slug;  // no cache_key: the body carries none
     std::string built(BuildProviderBody(params, items, &provider_segments));
     NoteRequestIssued();
     SendRequest(NextRequestId(), "compact", ProviderEndpoint(config_.provider), std::move(built),

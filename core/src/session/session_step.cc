@@ -243,8 +243,7 @@ void Session::IssueRequest(EffectSink* sink) {
     // Issue 15: the same items rendered for Chat Completions or Anthropic Messages; the
     // explainer sees the provider's rendering.
     PromptSegments segments;
-    segments.model = config_.model.slug;
-    segments.cache_key = config_.CacheKey();
+    segments.model = config_.model.slug;  // no cache_key: these bodies carry none to change
     std::string_view body = BuildProviderBody(BodyParamsFor(config_.model, nullptr, false),
                                               ItemSegmentsOf(prompt), &segments);
     SendRequest(std::move(id), "turn", ProviderEndpoint(config_.provider), std::string(), body,

@@ -79,6 +79,32 @@ TEST(ProviderSession, ChatBodiesExtendThePreviousOneAndReportCachedTokens) {
   EXPECT_NE(history.find("Read src/a.txt: 2 lines."), std::string::npos);
 }
 
+// Chat and Anthropic bodies carry no prompt_cache_key, so changing it breaks nothing there;
+// on Responses (which sends it) the next request reports cache_key_changed.
+TEST(ProviderSession, ACacheKeyChangeBreaksOnlyTheProviderThatSendsIt) {
+  for (const char* provider : {"responses", "chat", "anthropic"}) {
+    SessionDriver d;
+    AddFiles(&d);
+    ASSERT_NE(
+        d.Start(Config(std::string(R"(,"provider":")") + provider + "\"")).find("\"ok\":true"),
+        std::string::npos);
+    d.Submit("Hello.", 1000);
+    d.Update(R"({"prompt_cache_key":"another-key"})", 2000);
+    auto effects = d.Submit("Again.", 3000);
+    auto reports = Events(effects, "cache_report");
+    ASSERT_FALSE(reports.empty()) << provider;
+    const JsonValue* brk = reports[0]->Find("break");
+    ASSERT_NE(brk, nullptr) << provider;
+    if (std::string_view(provider) == "responses") {
+      ASSERT_FALSE(brk->is_null()) << ToJson(*reports[0]);
+      EXPECT_EQ(brk->GetString("reason"), "cache_key_changed");
+    } else {
+      EXPECT_TRUE(brk->is_null() || brk->GetString("reason") != "cache_key_changed")
+          << provider << ": " << ToJson(*reports[0]);
+    }
+  }
+}
+
 TEST(ProviderSession, AnthropicRequestsCarryBreakpointsAndReadTheCacheFromTheSecond) {
   SessionDriver d;
   AddFiles(&d);

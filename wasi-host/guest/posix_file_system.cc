@@ -26,7 +26,6 @@ namespace agentctx {
 namespace {
 
 constexpr std::size_t kReadChunk = 64 * 1024;
-constexpr std::size_t kFirstListBytes = 64 * 1024;
 // About 1.5 million entries of 20-byte names; a directory past it is refused with `io`.
 constexpr std::size_t kMaxListBytes = std::size_t{64} * 1024 * 1024;
 

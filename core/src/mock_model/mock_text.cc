@@ -8,6 +8,13 @@
 namespace agentctx {
 namespace {
 
+MockCallRequest MockCall(std::string_view name, std::string_view path) {
+  MockCallRequest call;
+  call.name = std::string(name);
+  call.path = std::string(path);
+  return call;
+}
+
 constexpr std::string_view kStripChars = "\"'`()[]{}<>,;:!?";
 constexpr std::string_view kWritePrefix = "#mock-write:";
 constexpr std::string_view kListPrefix = "#mock-list:";
@@ -116,7 +123,9 @@ std::vector<MockCallRequest> ExtractMockCalls(std::string_view u) {
         std::string_view rest = rest_after(kWritePrefix);
         std::size_t eq = rest.find('=');
         if (eq != std::string_view::npos && eq > 0) {
-          MockCallRequest call{"write_file", std::string(rest.substr(0, eq)), ""};
+          MockCallRequest call;
+          call.name = "write_file";
+          call.path = std::string(rest.substr(0, eq));
           call.content = std::string(rest.substr(eq + 1));
           calls.push_back(std::move(call));
         }
@@ -129,7 +138,9 @@ std::vector<MockCallRequest> ExtractMockCalls(std::string_view u) {
         std::size_t eq = rest.find('=');
         std::size_t arrow = eq == std::string_view::npos ? eq : rest.find("=>", eq + 1);
         if (eq != std::string_view::npos && eq > 0 && arrow != std::string_view::npos) {
-          MockCallRequest call{"edit_file", std::string(rest.substr(0, eq)), ""};
+          MockCallRequest call;
+          call.name = "edit_file";
+          call.path = std::string(rest.substr(0, eq));
           call.old_string = std::string(rest.substr(eq + 1, arrow - eq - 1));
           call.new_string = std::string(rest.substr(arrow + 2));
           call.replace_all = edit_all;
@@ -139,7 +150,8 @@ std::vector<MockCallRequest> ExtractMockCalls(std::string_view u) {
       }
       if (token.substr(0, kPatchPrefix.size()) == kPatchPrefix) {
         std::string_view rest = TrimUnicode(rest_after(kPatchPrefix));
-        MockCallRequest call{"apply_patch", "", ""};
+        MockCallRequest call;
+        call.name = "apply_patch";
         if (rest.empty()) {  // block form: the following lines through `*** End Patch`
           while (l + 1 < lines.size()) {
             std::string_view next = lines[++l];
@@ -166,7 +178,8 @@ std::vector<MockCallRequest> ExtractMockCalls(std::string_view u) {
         std::size_t eq = rest.find('=');
         std::string_view name = TrimUnicode(rest.substr(0, eq));
         if (!name.empty()) {
-          MockCallRequest call{std::string(name), "", ""};
+          MockCallRequest call;
+          call.name = std::string(name);
           call.content = eq == std::string_view::npos
                              ? std::string("{}")
                              : std::string(TrimUnicode(rest.substr(eq + 1)));
@@ -179,7 +192,8 @@ std::vector<MockCallRequest> ExtractMockCalls(std::string_view u) {
       if (token.substr(0, kGrepPrefix.size()) == kGrepPrefix) {
         std::string_view pattern = TrimUnicode(rest_after(kGrepPrefix));
         if (!pattern.empty()) {
-          MockCallRequest call{"grep", "", ""};
+          MockCallRequest call;
+          call.name = "grep";
           call.content = std::string(pattern);
           calls.push_back(std::move(call));
         }
@@ -188,7 +202,8 @@ std::vector<MockCallRequest> ExtractMockCalls(std::string_view u) {
       if (token.substr(0, kGlobPrefix.size()) == kGlobPrefix) {
         std::string_view pattern = token.substr(kGlobPrefix.size());
         if (!pattern.empty()) {
-          MockCallRequest call{"glob", "", ""};
+          MockCallRequest call;
+          call.name = "glob";
           call.content = std::string(pattern);
           calls.push_back(std::move(call));
         }
@@ -196,12 +211,12 @@ std::vector<MockCallRequest> ExtractMockCalls(std::string_view u) {
       }
       if (token.substr(0, kListPrefix.size()) == kListPrefix) {
         std::string_view path = token.substr(kListPrefix.size());
-        if (!path.empty()) calls.push_back({"list_dir", std::string(path), ""});
+        if (!path.empty()) calls.push_back(MockCall("list_dir", path));
         continue;
       }
       if (token.substr(0, 10) == "#mock-fail") continue;
       std::string_view stripped = StripReferenceToken(token);
-      if (IsFileReference(stripped)) calls.push_back({"read_file", std::string(stripped), ""});
+      if (IsFileReference(stripped)) calls.push_back(MockCall("read_file", stripped));
     }
   }
   return calls;

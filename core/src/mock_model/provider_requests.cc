@@ -9,8 +9,6 @@
 namespace agentctx {
 namespace {
 
-JsonValue Str(std::string_view s) { return JsonValue::String(std::string(s)); }
-
 JsonValue Part(std::string_view type, std::string_view text) {
   JsonValue part = JsonValue::Object();
   SetString(&part, "type", type);

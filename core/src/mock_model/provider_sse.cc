@@ -10,7 +10,6 @@ namespace agentctx {
 namespace {
 
 JsonValue Str(std::string_view s) { return JsonValue::String(std::string(s)); }
-JsonValue Int(std::uint64_t n) { return JsonValue::Int(static_cast<std::int64_t>(n)); }
 
 // h[:12] from the meta id `resp_<h12>`.
 std::string ShortHash(const MockResponseMeta& meta) {

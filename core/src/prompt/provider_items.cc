@@ -11,8 +11,6 @@
 namespace agentctx {
 namespace {
 
-JsonValue Str(std::string_view s) { return JsonValue::String(std::string(s)); }
-
 JsonValue TextBlock(std::string_view text) {
   JsonValue block = JsonValue::Object();
   SetString(&block, "type", "text");

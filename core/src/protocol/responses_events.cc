@@ -10,8 +10,6 @@
 namespace agentctx {
 namespace {
 
-JsonValue Str(std::string_view s) { return JsonValue::String(std::string(s)); }
-
 JsonValue WithResponse(std::string_view type, std::string_view key, JsonValue value) {
   JsonValue response = JsonValue::Object();
   response.Set(key, std::move(value));

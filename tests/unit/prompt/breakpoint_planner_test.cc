@@ -73,7 +73,9 @@ TEST(BreakpointPlanner, OneHourMarksComeBeforeFiveMinuteMarks) {
   for (const auto& c : plan.candidates) {
     if (!c.placed) continue;
     if (c.ttl == CacheTtl::k5m) seen_5m = true;
-    if (c.ttl == CacheTtl::k1h) EXPECT_FALSE(seen_5m);
+    if (c.ttl == CacheTtl::k1h) {
+      EXPECT_FALSE(seen_5m);
+    }
   }
   EXPECT_EQ(plan.candidates[3].ttl, CacheTtl::k5m);
   EXPECT_EQ(

@@ -141,7 +141,9 @@ TEST(PromptView, AppendOnlyToolLoopNeverRebuilds) {
     const std::size_t before = view.items().size();
     const auto& got = view.Update(history, 0, true, &cache);
     builder.Build(Params(), got, view.stable_prefix());
-    if (step > 0) EXPECT_EQ(view.stable_prefix(), before);
+    if (step > 0) {
+      EXPECT_EQ(view.stable_prefix(), before);
+    }
   }
   EXPECT_EQ(view.rebuilds(), 1u);  // the first Update only
   EXPECT_EQ(builder.full_builds(), 1u);

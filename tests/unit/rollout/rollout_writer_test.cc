@@ -98,7 +98,7 @@ TEST(RolloutWriter, EventMessages) {
             TS R"("type":"event_msg","payload":{"type":"user_message","message":"hi"}})");
   EXPECT_EQ(AgentMessageLine(kT, "ok"),
             TS R"("type":"event_msg","payload":{"type":"agent_message","message":"ok"}})");
-  TokenUsageFields u{1000, 512, 200, 50, 1200};
+  TokenUsageFields u{1000, 512, 200, 50, 1200, std::nullopt};
   EXPECT_EQ(TokenCountLine(kT, u, 272000),
             TS R"("type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":)"
                R"({"input_tokens":1000,"cached_input_tokens":512,"output_tokens":200,)"

@@ -264,7 +264,9 @@ TEST(ProviderSession, ChatDeveloperRoleSystemRendersEveryDeveloperMessageAsSyste
     EXPECT_EQ(bodies[i].find(R"("role":"developer")"), std::string::npos) << "request " << i + 1;
     EXPECT_NE(bodies[i].find(R"({"role":"system","content":"<permissions instructions>)"),
               std::string::npos);
-    if (i > 0) EXPECT_TRUE(bodies[i].starts_with(UpToLastMessage(bodies[i - 1]))) << i + 1;
+    if (i > 0) {
+      EXPECT_TRUE(bodies[i].starts_with(UpToLastMessage(bodies[i - 1]))) << i + 1;
+    }
   }
   std::size_t systems = 0;
   for (auto at = bodies.back().find(R"({"role":"system")"); at != std::string::npos;

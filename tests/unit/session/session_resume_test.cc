@@ -17,9 +17,9 @@ const std::string kConfig =
     R"("environments":[{"id":"local","cwd":"/repo","shell":"bash","fs":"workspace"}]})";
 
 void Seed(SessionDriver* d) {
-  d->fs()->AddDir("/repo/.git");
-  d->fs()->AddFile("/repo/AGENTS.md", "reply prefix: [r]");
-  d->fs()->AddFile("/repo/notes.txt", "a\nb\n");
+  ASSERT_TRUE(d->fs()->AddDir("/repo/.git").has_value());
+  ASSERT_TRUE(d->fs()->AddFile("/repo/AGENTS.md", "reply prefix: [r]").has_value());
+  ASSERT_TRUE(d->fs()->AddFile("/repo/notes.txt", "a\nb\n").has_value());
 }
 
 std::string ResumeInput(const std::string& rollout) {

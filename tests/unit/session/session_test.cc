@@ -54,8 +54,8 @@ TEST(Session, FirstRequestIsTheSpec916ByteBody) {
 
 TEST(Session, ToolCallsThenAnswerWithPrefixStableRequests) {
   SessionDriver d;
-  d.fs()->AddFile("/repo/src/main.rs", "fn main() {\n  run();\n}\n");
-  d.fs()->AddFile("/repo/README.md", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n");
+  ASSERT_TRUE(d.fs()->AddFile("/repo/src/main.rs", "fn main() {\n  run();\n}\n").has_value());
+  ASSERT_TRUE(d.fs()->AddFile("/repo/README.md", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n").has_value());
   d.Start(Config());
   auto effects = d.Submit("Please read src/main.rs and README.md.", 0);
   const JsonValue* done = Find(effects, "turn_complete");
@@ -79,7 +79,7 @@ TEST(Session, SseSplitAtEveryByteGivesTheSameConversation) {
   SessionDriver bytewise;
   bytewise.chunk_size = 1;
   for (SessionDriver* d : {&whole, &bytewise}) {
-    d->fs()->AddFile("/repo/a.txt", "one\r\ntwo\n");
+    ASSERT_TRUE(d->fs()->AddFile("/repo/a.txt", "one\r\ntwo\n").has_value());
     d->Start(Config());
     d->Submit("read a.txt please", 0);
   }
@@ -182,8 +182,8 @@ TEST(Session, HostToolOutputsAreRecordedInCallOrder) {
 
 TEST(Session, ProbeModeAppendsTheReplacementNoticeWithoutBreakingThePrefix) {
   SessionDriver d;
-  d.fs()->AddDir("/repo/.git");
-  d.fs()->AddFile("/repo/AGENTS.md", "reply prefix: [a]");
+  ASSERT_TRUE(d.fs()->AddDir("/repo/.git").has_value());
+  ASSERT_TRUE(d.fs()->AddFile("/repo/AGENTS.md", "reply prefix: [a]").has_value());
   d.Start(Config(R"(,"agents_md":{"refresh":"probe"})"));
   d.Submit("hello", 0);
   d.fs()->SetClock(5000);
@@ -202,7 +202,7 @@ TEST(Session, ProbeModeAppendsTheReplacementNoticeWithoutBreakingThePrefix) {
 
 TEST(Session, SelectionModeDoesNotSeeEdits) {
   SessionDriver d;
-  d.fs()->AddFile("/repo/AGENTS.md", "reply prefix: [a]");
+  ASSERT_TRUE(d.fs()->AddFile("/repo/AGENTS.md", "reply prefix: [a]").has_value());
   d.Start(Config());
   d.Submit("hello", 0);
   ASSERT_TRUE(d.fs()->Write("/repo/AGENTS.md", "reply prefix: [b]", false).has_value());

@@ -480,8 +480,9 @@ TEST(ReplayUsage, TokenUsageRecordsReplaceTokenCounts) {
 
 TEST(ReplayCost, ExactAtConfiguredPrices) {
   ReplayOptions options;
-  options.prices = ReplayPrices{
-      .input = 2000000, .cached_input = 500000, .output = 8000000};  // $2 / $0.5 / $8 per million
+  options.prices.input = 2000000;  // $2 / $0.5 / $8 per million
+  options.prices.cached_input = 500000;
+  options.prices.output = 8000000;
   JsonValue report = Replay(TwoRequests(1024, 2000).text(), options);
   // Input 11000 (cached 1024, uncached 9976), output 20:
   // 1024·0.5 + 9976·2 + 20·8 = 512 + 19952 + 160 = 20624 micro-USD.

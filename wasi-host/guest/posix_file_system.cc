@@ -26,7 +26,7 @@ namespace agentctx {
 namespace {
 
 constexpr std::size_t kReadChunk = 64 * 1024;
-#if defined(__wasi__)  // the listing (fd_readdir) is WASI-only
+#if defined(__wasi__)                               // the listing (fd_readdir) is WASI-only
 constexpr std::size_t kFirstListBytes = 64 * 1024;  // the listing buffer doubles from here
 // About 1.5 million entries of 20-byte names; a directory past it is refused with `io`.
 constexpr std::size_t kMaxListBytes = std::size_t{64} * 1024 * 1024;

@@ -3,9 +3,11 @@
 // (BuildResumeState, rollout/resume_state.h) and the replay report (rollout/replay.h).
 // The input is rollout JSONL text. Properties: the reader never crashes; it fails only with
 // kRolloutCorrupt naming a line, else every record is an object with increasing line numbers
-// and at most one warning (the torn last line); resume from the parsed lines and from the text
-// agree; every recorded item's bytes are ToJson of its JSON; the replay report succeeds exactly
-// when the reader does, and its causes add up to the uncached input (issue 13).
+// and at most one warning (the torn last line); every recorded item's bytes are ToJson of its
+// JSON, with and without a compaction rebuilder; the replay report succeeds exactly when the
+// reader does, and its causes add up to the uncached input (issue 13). (BuildResumeState(text)
+// is ParseRollout then BuildResumeState(parsed): comparing the two only re-ran the parse, a
+// third of each execution, so it is not done.)
 #include <string>
 #include <vector>
 
@@ -29,7 +31,6 @@ void Run(std::string_view text) {
   if (!parsed.has_value()) {
     ACTX_FUZZ_CHECK(parsed.error().code == ErrorCode::kRolloutCorrupt);
     ACTX_FUZZ_CHECK(!report.has_value());
-    ACTX_FUZZ_CHECK(!BuildResumeState(text, nullptr).has_value());
     return;
   }
   std::uint64_t last_line = 0;
@@ -45,12 +46,21 @@ void Run(std::string_view text) {
 
   ResumeState state = BuildResumeState(*parsed, nullptr);
   CheckState(state);
-  Result<ResumeState> from_text = BuildResumeState(text, nullptr);
-  ACTX_FUZZ_CHECK(from_text.has_value());
-  ACTX_FUZZ_CHECK(from_text->history.size() == state.history.size());
-  ACTX_FUZZ_CHECK(from_text->compaction_counter == state.compaction_counter);
-  ACTX_FUZZ_CHECK(from_text->turn_counter == state.turn_counter);
 
+  ACTX_FUZZ_CHECK(report.has_value());
+  (void)RenderReplayTable(*report, true);
+  const JsonValue* summary = report->Find("summary");
+  std::int64_t by_cause = 0;
+  for (const JsonMember& m : summary->Find("lost_tokens_by_cause")->members()) {
+    by_cause += m.value.int_value().value_or(-1);
+  }
+  ACTX_FUZZ_CHECK(by_cause == summary->GetInt("uncached_input_tokens").value_or(-1));
+  // The rebuilder only changes what a `compacted` line rebuilds: resume and replay with it where
+  // one is (without one, both would repeat the work above).
+  bool has_compaction = false;
+  for (const RolloutRecord& record : parsed->records)
+    has_compaction |= record.type() == "compacted";
+  if (!has_compaction) return;
   // A stand-in for the compaction module's rebuild: keep the newest item, add the summary.
   CompactionRebuilder rebuilder = [](const std::vector<RecordedItem>& history,
                                      std::string_view message) {
@@ -66,20 +76,7 @@ void Run(std::string_view text) {
   ResumeState rebuilt = BuildResumeState(*parsed, &rebuilder);
   CheckState(rebuilt);
   ACTX_FUZZ_CHECK(rebuilt.unrebuilt_compactions.empty());
-
-  ACTX_FUZZ_CHECK(report.has_value());
-  (void)RenderReplayTable(*report, true);
-  const JsonValue* summary = report->Find("summary");
-  std::int64_t by_cause = 0;
-  for (const JsonMember& m : summary->Find("lost_tokens_by_cause")->members()) {
-    by_cause += m.value.int_value().value_or(-1);
-  }
-  ACTX_FUZZ_CHECK(by_cause == summary->GetInt("uncached_input_tokens").value_or(-1));
-  // The rebuilder only changes what a `compacted` line rebuilds: replay with it where one is.
-  bool has_compaction = false;
-  for (const RolloutRecord& record : parsed->records)
-    has_compaction |= record.type() == "compacted";
-  if (has_compaction) ACTX_FUZZ_CHECK(ReplayReport(text, &rebuilder).has_value());
+  ACTX_FUZZ_CHECK(ReplayReport(text, &rebuilder).has_value());
 }
 
 }  // namespace

@@ -15,8 +15,11 @@ export function prices() {
   return { input: read('price-input'), cached: read('price-cached'), output: read('price-output') };
 }
 
-// One bar's data from a token_usage event; `write` only when the provider reports cache writes.
-const bar = (u) => ({ label: u.request_id, input: u.input_tokens, cached: u.cached_tokens, write: u.cache_creation_tokens });
+// One bar's data from a token_usage event; `write` only when the provider reports cache writes,
+// `write_1h` when it splits them by TTL.
+const bar = (u) => ({
+  label: u.request_id, input: u.input_tokens, cached: u.cached_tokens, write: u.cache_creation_tokens, write_1h: u.cache_creation_1h_tokens,
+});
 
 /** The live series: one bar per request with reported usage. */
 export function liveSeries() {

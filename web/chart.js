@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The cached-vs-uncached chart (SVG, no library) and the cost estimate, shared by the live view
 // and the replay view so an exported-then-imported rollout draws the same figure.
-// series: [{label, input, cached, write?}] (input tokens, of which cached, and — Anthropic only
-// — of which written to the cache), one per request with reported usage; markers: indexes of
-// bars that follow a compaction.
+// series: [{label, input, cached, write?, write_1h?}] (input tokens, of which cached, and —
+// Anthropic only — of which written to the cache, and of those the 1-hour writes), one per
+// request with reported usage; markers: indexes of bars that follow a compaction.
 // Pricing per provider (issue 15): a request that reports cache writes (`write` set: an
 // Anthropic request) is priced by Anthropic's rule — cache reads at 0.1x, writes at 1.25x the
-// typed input price, the cached-input price unused — every other one by OpenAI's (cached input
-// at the cached-input price). The same rule as the engine's (prompt/cache_pricing.h).
+// typed input price (2x for 1-hour writes), the cached-input price unused — every other one by
+// OpenAI's (cached input at the cached-input price). The same rule as the engine's
+// (prompt/cache_pricing.h).
 import { el, fmt, svg } from './util.js';
 
 export const W = 640;
@@ -94,6 +95,7 @@ export function renderChart(container, { series, markers = [], caption }) {
 /** Anthropic's multipliers of the input price (docs/providers.md). */
 export const ANTHROPIC_READ = 0.1;
 export const ANTHROPIC_WRITE = 1.25;
+export const ANTHROPIC_WRITE_1H = 2;
 
 const anthropicPriced = (s) => s.write !== undefined && s.write !== null;
 
@@ -107,7 +109,7 @@ export function pricingRule(series, fallback = 'openai') {
 /** The words that say which rule a cost figure uses. */
 export function pricingRuleText(rule) {
   const anthropic = `Anthropic pricing: cache reads at ${ANTHROPIC_READ}× and cache writes at ${ANTHROPIC_WRITE}× ` +
-    'the input price (the cached-input price is not used)';
+    `the input price (${ANTHROPIC_WRITE_1H}× for 1-hour writes; the cached-input price is not used)`;
   const openai = 'OpenAI pricing: cached input at the cached-input price, no cache writes';
   if (rule === 'anthropic') return anthropic;
   if (rule === 'mixed') return `Each request priced by its provider — ${openai}; ${anthropic}`;
@@ -121,8 +123,9 @@ export function estimateCost(series, prices, outputTokens) {
   for (const s of series) {
     if (anthropicPriced(s)) {
       const write = Math.min(s.write, Math.max(0, s.input - s.cached));
+      const write1h = Math.min(s.write_1h ?? 0, write);
       withCache += (s.input - s.cached - write) * prices.input + s.cached * ANTHROPIC_READ * prices.input +
-        write * ANTHROPIC_WRITE * prices.input;
+        (write - write1h) * ANTHROPIC_WRITE * prices.input + write1h * ANTHROPIC_WRITE_1H * prices.input;
     } else {
       withCache += (s.input - s.cached) * prices.input + s.cached * prices.cached;
     }

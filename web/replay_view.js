@@ -7,7 +7,14 @@
 // Invariants: every figure comes from the report (usage counted once per request by the
 // engine); the chart draws the reconstructed requests with usage, and the usage-only ones
 // (compaction requests, responses without recorded output) are costed but not drawn, and said.
-import { ANTHROPIC_WRITE, H, PAD, W, chartFrame } from './chart.js';
+import { ANTHROPIC_WRITE, ANTHROPIC_WRITE_1H, H, PAD, W, chartFrame } from './chart.js';
+
+// The cache writes' premium over the input price, in input-price tokens: 5-minute writes 0.25,
+// 1-hour writes 1 each.
+const premium = (s) => {
+  const oneHour = Math.min(s.cache_write_1h_input_tokens ?? 0, s.cache_write_input_tokens);
+  return (s.cache_write_input_tokens - oneHour) * (ANTHROPIC_WRITE - 1) + oneHour * (ANTHROPIC_WRITE_1H - 1);
+};
 import { el, fmt, svg } from './util.js';
 
 /** The engine's causes in report order, with the words the page shows. */
@@ -103,7 +110,8 @@ export function causeTable(report, prices) {
   // Anthropic pricing (issue 15): the written tokens are uncached too and cost a premium on top.
   const writes = s.pricing === 'anthropic' && s.cache_write_input_tokens > 0
     ? `; ${fmt(s.cache_write_input_tokens)} of them written to the cache, ` +
-      `+$${((s.cache_write_input_tokens * (ANTHROPIC_WRITE - 1) * prices.input) / 1e6).toFixed(4)} at ${ANTHROPIC_WRITE}× the input price`
+      `+$${(premium(s) * prices.input / 1e6).toFixed(4)} at ${ANTHROPIC_WRITE}× the input price` +
+      (s.cache_write_1h_input_tokens > 0 ? ` (${fmt(s.cache_write_1h_input_tokens)} for 1 hour, at ${ANTHROPIC_WRITE_1H}×)` : '')
     : '';
   return el('table', { class: 'causes', id: 'replay-causes' },
     el('caption', {}, `Uncached input by cause: ${fmt(s.uncached_input_tokens)} tokens${writes}`),

@@ -30,7 +30,9 @@ function exportRollout() {
  */
 function usageRows(report) {
   return report.requests.filter((r) => r.input_tokens !== null)
-    .map((r) => ({ label: r.request_id, input: r.input_tokens, cached: r.cached_input_tokens ?? 0, write: r.cache_write_input_tokens }));
+    .map((r) => ({
+      label: r.request_id, input: r.input_tokens, cached: r.cached_input_tokens ?? 0, write: r.cache_write_input_tokens, write_1h: r.cache_write_1h_input_tokens,
+    }));
 }
 
 function renderDiff() {

@@ -80,7 +80,7 @@ const OPTIONS: OptionDoc[] = [
   { name: 'cache-ttl-ms', type: 'string', arg: 'MS', help: 'replay: the provider\'s prompt-cache TTL; a request sent longer than MS after the previous one finished blames its misses on idle_past_ttl (default: 300000)' },
   { name: 'price-input', type: 'string', arg: 'USD', help: 'replay: price of a million uncached input tokens (default: 1.25)' },
   { name: 'price-cached', type: 'string', arg: 'USD', help: 'replay: price of a million cached input tokens (default: 0.125; with Anthropic pricing 0.1 × --price-input)' },
-  { name: 'price-cache-write', type: 'string', arg: 'USD', help: 'replay, Anthropic pricing: price of a million tokens written to the cache, at least --price-input (default: 1.25 × --price-input, the 5-minute rate; 2 × for 1-hour writes)' },
+  { name: 'price-cache-write', type: 'string', arg: 'USD', help: 'replay, Anthropic pricing: price of a million tokens written to the cache (5-minute and 1-hour writes alike), at least --price-input (default: 1.25 × --price-input for 5-minute writes, 2 × for writes the rollout records as 1-hour ones)' },
   { name: 'price-output', type: 'string', arg: 'USD', help: 'replay: price of a million output tokens (default: 10)' },
   { name: 'top', type: 'string', arg: 'N', help: 'replay: how many top misses the table lists (default: 10)' },
 ];

@@ -170,8 +170,10 @@ export interface TokenUsageEvent {
   total_tokens: number;
   context_tokens: number;
   context_window: number | null;
-  /** Provider `anthropic` only: tokens written to the cache (priced 1.25x input). */
+  /** Provider `anthropic` only: tokens written to the cache (priced 1.25x input, 2x for 1 h). */
   cache_creation_tokens?: number;
+  /** Of `cache_creation_tokens`, the 1 h writes, when the provider's usage split them by TTL. */
+  cache_creation_1h_tokens?: number;
 }
 export interface CacheReportEvent extends CacheReport { type: 'cache_report' }
 export interface CompactionEvent {
@@ -468,6 +470,8 @@ export interface ReplayReport {
     cached_input_tokens: number;
     /** Anthropic pricing only: the cache writes of every request. */
     cache_write_input_tokens?: number;
+    /** Anthropic pricing, when the rollout records 1 h writes: of the writes, the 1 h ones. */
+    cache_write_1h_input_tokens?: number;
     output_tokens: number;
     reasoning_output_tokens: number;
     reported_cached_bp: number;
@@ -482,7 +486,7 @@ export interface ReplayReport {
     /** Present when Anthropic's cache rules and prices applied (absent: OpenAI's). */
     pricing?: 'anthropic';
     /** `cached_input` is the price of a cache read (Anthropic: 0.1 × input by default). */
-    prices_per_million_usd: { input: number; cached_input: number; cache_write?: number; output: number };
+    prices_per_million_usd: { input: number; cached_input: number; cache_write?: number; cache_write_1h?: number; output: number };
     cost: {
       cached_input_usd: number;
       /** Every uncached token at the input price, cache writes included. */
@@ -506,8 +510,9 @@ export interface ReplayOptions {
   prices?: TypedPrices;
   /**
    * Whose cache rules and prices apply: `anthropic` reads at 0.1 × input and writes at
-   * 1.25 × input (`prices.cache_write` for 1 h writes); unset: anthropic when the rollout's
-   * usage records cache writes, else OpenAI's (responses, chat).
+   * 1.25 × input (2 × for writes recorded as 1 h ones; `prices.cache_write` replaces both);
+   * unset: anthropic when the rollout's usage records cache writes, else OpenAI's (responses,
+   * chat).
    */
   provider?: Provider;
   /** Also return `dump`: every reconstructed request's body. */

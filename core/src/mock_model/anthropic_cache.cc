@@ -9,14 +9,19 @@
 #include "support/sha1.h"
 
 namespace agentctx {
+namespace {
+constexpr std::int64_t kFiveMinutesMs = 300000;  // a mark with a longer TTL is a 1 h mark
+}  // namespace
 
 std::uint64_t AnthropicCacheSimulator::MinimumTokens(std::string_view model) {
   return model.find("haiku") != std::string_view::npos ? 2048 : 1024;
 }
 
 std::uint64_t AnthropicCacheSimulator::CostHundredths(const AnthropicCacheUsage& usage) {
-  return 100 * usage.input_tokens + 125 * usage.cache_creation_input_tokens +
-         10 * usage.cache_read_input_tokens;
+  const std::uint64_t one_hour =
+      std::min(usage.cache_creation_1h_input_tokens, usage.cache_creation_input_tokens);
+  return 100 * usage.input_tokens + 125 * (usage.cache_creation_input_tokens - one_hour) +
+         200 * one_hour + 10 * usage.cache_read_input_tokens;
 }
 
 AnthropicCacheUsage AnthropicCacheSimulator::Lookup(std::string_view model,
@@ -49,12 +54,13 @@ AnthropicCacheUsage AnthropicCacheSimulator::Lookup(std::string_view model,
     }
   }
   const std::uint64_t minimum = MinimumTokens(model);
-  std::uint64_t written_to = 0;
+  std::uint64_t written_to = 0, written_to_1h = 0;
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     if (!blocks[b].marked || tokens[b] < minimum) continue;
     Entry& e = entries_[keys[b]];
     e.expires_ms = std::max(e.expires_ms, now_ms + blocks[b].ttl_ms);
     written_to = tokens[b];
+    if (blocks[b].ttl_ms > kFiveMinutesMs) written_to_1h = tokens[b];
   }
   while (entries_.size() > kMaxEntries) {
     auto soonest = entries_.begin();
@@ -65,6 +71,7 @@ AnthropicCacheUsage AnthropicCacheSimulator::Lookup(std::string_view model,
   }
   usage.cache_read_input_tokens = read;
   usage.cache_creation_input_tokens = written_to > read ? written_to - read : 0;
+  usage.cache_creation_1h_input_tokens = written_to_1h > read ? written_to_1h - read : 0;
   usage.input_tokens = total - read - usage.cache_creation_input_tokens;
   return usage;
 }

@@ -11,9 +11,12 @@
 //  - Write: each marked block b with T_b ≥ the model's minimum (2048 for Haiku models, else
 //    1024) is stored (or refreshed) with its TTL (5 min, or 1 h); cache_creation = T_last − read
 //    for the last such mark beyond the read, else 0. input_tokens = T_total − read − creation.
+//    Of the creation, the tokens up to the last 1 h mark written are 1 h writes (1 h marks come
+//    before 5 min ones); the API reports them as cache_creation.ephemeral_1h_input_tokens.
 //  - Entries are per model; an entry is live iff now ≤ expires (expiry = use + TTL); expired
 //    entries are purged on every lookup; at most kMaxEntries, the soonest to expire evicted.
-// Pricing (for cost views): writes cost 1.25× and reads 0.1× the input price (CostHundredths).
+// Pricing (for cost views): 5 min writes cost 1.25×, 1 h writes 2× and reads 0.1× the input
+// price (CostHundredths).
 #pragma once
 
 #include <cstdint>
@@ -27,8 +30,9 @@
 namespace agentctx {
 
 struct AnthropicCacheUsage {
-  std::uint64_t input_tokens = 0;  ///< uncached input after the last breakpoint
-  std::uint64_t cache_creation_input_tokens = 0;
+  std::uint64_t input_tokens = 0;                    ///< uncached input after the last breakpoint
+  std::uint64_t cache_creation_input_tokens = 0;     ///< 1 h writes included
+  std::uint64_t cache_creation_1h_input_tokens = 0;  ///< of the creation, under 1 h marks
   std::uint64_t cache_read_input_tokens = 0;
 };
 
@@ -43,7 +47,8 @@ class AnthropicCacheSimulator {
 
   /// The model's minimum cacheable prompt.
   static std::uint64_t MinimumTokens(std::string_view model);
-  /// Input cost in hundredths of an input token's price: 100·input + 125·creation + 10·read.
+  /// Input cost in hundredths of an input token's price: 100·input + 125·(5 min creation) +
+  /// 200·(1 h creation) + 10·read.
   static std::uint64_t CostHundredths(const AnthropicCacheUsage& usage);
 
  private:

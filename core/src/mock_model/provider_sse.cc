@@ -2,6 +2,7 @@
 // Chat Completions and Anthropic Messages answers of the mock; see provider_sse.h.
 #include "mock_model/provider_sse.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "protocol/json_fields.h"
@@ -114,6 +115,14 @@ JsonValue AnthropicUsage(const AnthropicCacheUsage& cache, std::uint64_t output_
   SetInt(&u, "cache_creation_input_tokens",
          static_cast<std::int64_t>(cache.cache_creation_input_tokens));
   SetInt(&u, "cache_read_input_tokens", static_cast<std::int64_t>(cache.cache_read_input_tokens));
+  // The split of the writes by TTL, as the Messages API reports it.
+  const std::uint64_t one_hour =
+      std::min(cache.cache_creation_1h_input_tokens, cache.cache_creation_input_tokens);
+  JsonValue creation = JsonValue::Object();
+  SetInt(&creation, "ephemeral_5m_input_tokens",
+         static_cast<std::int64_t>(cache.cache_creation_input_tokens - one_hour));
+  SetInt(&creation, "ephemeral_1h_input_tokens", static_cast<std::int64_t>(one_hour));
+  u.Set("cache_creation", std::move(creation));
   SetInt(&u, "output_tokens", static_cast<std::int64_t>(output_tokens));
   return u;
 }

@@ -12,7 +12,8 @@
 //   completion_tokens_details{reasoning_tokens}}). A failure is one chunk `{"error":{code,
 //   message}}`. stream:false → one `chat.completion` object.
 // Anthropic stream: `event: <type>\ndata: <json>\n\n`: message_start (usage input_tokens,
-//   cache_creation_input_tokens, cache_read_input_tokens, output_tokens 1), ping, per block
+//   cache_creation_input_tokens, cache_read_input_tokens, cache_creation
+//   {ephemeral_5m_input_tokens, ephemeral_1h_input_tokens}, output_tokens 1), ping, per block
 //   content_block_start / deltas (text_delta ≤ kMaxDeltaBytes; input_json_delta, the whole
 //   input) / content_block_stop, message_delta (stop_reason tool_use | end_turn, usage
 //   output_tokens), message_stop. A failure is `event: error` {"type":"error","error":{type,

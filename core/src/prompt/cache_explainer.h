@@ -34,7 +34,8 @@
 //      (predicted_cache_write_1h_tokens) are written at the 1 h price.
 // Cost (Summary with prices, cache_pricing.h): each request priced by its own rule — OpenAI's
 // for a prompt without breakpoints, Anthropic's with — predicted from the prompt tokens and the
-// prediction, reported from the provider's usage (NoteReportedUsage).
+// prediction, reported from the provider's usage (NoteReportedUsage): its 1 h writes as the
+// provider split them (Anthropic's usage.cache_creation), else by the predicted 1 h share.
 // Invariants: the explainer keeps its own copy of the previous prompt's segment bytes; after a
 // request only the segments that differ from the stored ones are copied (an append-only history
 // copies just the new items). Item segments with equal non-zero serials (PromptItem::serial)
@@ -136,6 +137,9 @@ struct ReportedUsage {
   std::uint64_t cached_tokens = 0;
   std::uint64_t cache_write_tokens = 0;  ///< Anthropic's cache_creation_input_tokens
   std::uint64_t output_tokens = 0;
+  /// Of the writes, those at the 1 h price, when the provider split them by TTL (Anthropic's
+  /// cache_creation.ephemeral_1h_input_tokens); unset: the predicted 1 h share is used.
+  std::optional<std::uint64_t> cache_write_1h_tokens;
 };
 
 class CacheExplainer {

@@ -105,9 +105,11 @@ JsonValue CacheExplainer::SummaryCostJson(const TypedPrices& typed, CachePricing
     reported.cached_tokens += u.cached_tokens;
     reported.cache_write_tokens += u.cache_write_tokens;
     reported.output_tokens += u.output_tokens;
-    // The provider's usage does not split its writes by TTL: the predicted 1 h share is used.
+    // The 1 h writes as the provider reported them; a usage that does not split its writes by
+    // TTL is priced by the predicted 1 h share.
+    const std::uint64_t write_1h = u.cache_write_1h_tokens.value_or(c.predicted_write_1h);
     input += InputCostPicoUsd(CacheTokens{u.input_tokens, u.cached_tokens, u.cache_write_tokens,
-                                          std::min(u.cache_write_tokens, c.predicted_write_1h), 0},
+                                          std::min(u.cache_write_tokens, write_1h), 0},
                               p);
     output += u.output_tokens * p.output;
   }

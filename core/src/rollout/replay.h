@@ -62,8 +62,9 @@ struct ReplayOptions {
   std::int64_t ttl_ms = 300000;
   ReplayPrices prices;
   /// Whose cache rules and prices apply (issue 15): responses and chat → OpenAI's, anthropic →
-  /// Anthropic's (cached input read at 0.1 × input, cache writes at 1.25 × input, no 128-token
-  /// steps, the model's minimum). Unset: Anthropic's when the rollout's usage reports cache
+  /// Anthropic's (cached input read at 0.1 × input, cache writes at 1.25 × input — 2 × for those
+  /// recorded as 1 h writes, `cache_creation_1h_input_tokens` — no 128-token steps, the model's
+  /// minimum). Unset: Anthropic's when the rollout's usage reports cache
   /// writes (`cache_creation_input_tokens`, as agentctx's Anthropic sessions record them), else
   /// OpenAI's.
   std::optional<Provider> provider;

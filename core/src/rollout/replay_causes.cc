@@ -49,11 +49,16 @@ std::uint64_t WritesOf(const ReplayUsage& u) {
   return Min(u.cache_write, u.input - cached);
 }
 
+// Of the writes, those recorded as 1 h writes (priced write_1h); the rest are 5 min writes.
+std::uint64_t OneHourWritesOf(const ReplayUsage& u) { return Min(u.cache_write_1h, WritesOf(u)); }
+
 Cost CostOf(const ReplayUsage& u, const CachePrices& p) {
   std::uint64_t cached = Min(u.cached, u.input);
-  std::uint64_t premium = p.write_5m > p.input ? p.write_5m - p.input : 0;
-  return Cost{cached * p.cached, (u.input - cached) * p.input, WritesOf(u) * premium,
-              u.output * p.output};
+  std::uint64_t premium_5m = p.write_5m > p.input ? p.write_5m - p.input : 0;
+  std::uint64_t premium_1h = p.write_1h > p.input ? p.write_1h - p.input : 0;
+  std::uint64_t one_hour = OneHourWritesOf(u);
+  return Cost{cached * p.cached, (u.input - cached) * p.input,
+              (WritesOf(u) - one_hour) * premium_5m + one_hour * premium_1h, u.output * p.output};
 }
 
 JsonValue CausesJson(const std::array<std::uint64_t, kReplayCauses.size()>& by_cause,
@@ -206,6 +211,9 @@ JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPricing& pricing
   out.Set("input_tokens", Num(u.input));
   out.Set("cached_input_tokens", Num(u.cached));
   if (anthropic) out.Set("cache_write_input_tokens", Num(WritesOf(u)));
+  if (anthropic && OneHourWritesOf(u) > 0) {
+    out.Set("cache_write_1h_input_tokens", Num(OneHourWritesOf(u)));
+  }
   out.Set("output_tokens", Num(u.output));
   out.Set("uncached_input_tokens", Num(u.input - cached));
   out.Set("new_input_tokens", Num(r.new_input));
@@ -225,7 +233,7 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
                             const ReplayOptions& options, const ReplayPricing& pricing) {
   const bool anthropic = pricing.rule == CachePricing::kAnthropic;
   const CachePrices& p = pricing.prices;
-  std::uint64_t writes = 0;
+  std::uint64_t writes = 0, writes_1h = 0;
   std::uint64_t reconstructed = 0, usage_only = 0, with_usage = 0;
   std::uint64_t prompt_bytes = 0, shared = 0, max_shared = 0, max_shared_clamped = 0;
   std::uint64_t predicted = 0, ideal = 0;
@@ -267,6 +275,7 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
     total.output += u.output;
     total.reasoning += u.reasoning;
     writes += WritesOf(u);
+    writes_1h += OneHourWritesOf(u);
     predicted += r.predicted_tokens.value_or(0);
     ideal += r.ideal_tokens.value_or(0);
     uncached += u.input - Min(u.cached, u.input);
@@ -306,6 +315,8 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
   s.Set("input_tokens", Num(total.input));
   s.Set("cached_input_tokens", Num(total.cached));
   if (anthropic) s.Set("cache_write_input_tokens", Num(writes));
+  // Only when the usage split its writes by TTL (agentctx records Anthropic's split).
+  if (anthropic && writes_1h > 0) s.Set("cache_write_1h_input_tokens", Num(writes_1h));
   s.Set("output_tokens", Num(total.output));
   s.Set("reasoning_output_tokens", Num(total.reasoning));
   s.Set("reported_cached_bp", Num(BasisPoints(total.cached, total.input)));
@@ -334,6 +345,7 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
   prices.Set("input", UsdPerMillion(p.input));
   prices.Set("cached_input", UsdPerMillion(p.cached));
   if (anthropic) prices.Set("cache_write", UsdPerMillion(p.write_5m));
+  if (anthropic && writes_1h > 0) prices.Set("cache_write_1h", UsdPerMillion(p.write_1h));
   prices.Set("output", UsdPerMillion(p.output));
   s.Set("prices_per_million_usd", std::move(prices));
   JsonValue c = JsonValue::Object();

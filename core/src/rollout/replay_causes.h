@@ -62,7 +62,8 @@ struct ReplayUsage {
   std::uint64_t cached = 0;
   std::uint64_t output = 0;
   std::uint64_t reasoning = 0;
-  std::uint64_t cache_write = 0;  ///< Anthropic's cache_creation_input_tokens (part of input)
+  std::uint64_t cache_write = 0;     ///< Anthropic's cache_creation_input_tokens (part of input)
+  std::uint64_t cache_write_1h = 0;  ///< of the writes, the 1 h ones (agentctx ≥ 0.1 records them)
 };
 
 /// The cache rule and prices a replay applies (ReplayOptions::provider, resolved).

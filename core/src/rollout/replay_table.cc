@@ -168,12 +168,19 @@ std::string RenderReplayTable(const JsonValue& report, bool all_requests,
     line += ", output " + Dollars(cost->Find("output_usd")) + "; misses cost " +
             Dollars(cost->Find("lost_extra_usd")) + " more than cached) at $" +
             Text(prices->Find("input")) + " / $" + Text(prices->Find("cached_input")) + " / $";
+    const JsonValue* one_hour = s.Find("cache_write_1h_input_tokens");
     if (anthropic) line += Text(prices->Find("cache_write")) + " / $";
+    if (anthropic && one_hour != nullptr) line += Text(prices->Find("cache_write_1h")) + " / $";
     line += Text(prices->Find("output"));
     line += anthropic
-                ? " per million input / cache read / cache write / output (Anthropic pricing, "
+                ? (one_hour != nullptr ? " per million input / cache read / cache write (5 min) / "
+                                         "cache write (1 h) / output (Anthropic pricing, "
+                                       : " per million input / cache read / cache write / "
+                                         "output (Anthropic pricing, ")
                 : " per million input / cached / output";
-    if (anthropic) line += Text(s.Find("cache_write_input_tokens")) + " tokens written)";
+    if (anthropic) line += Text(s.Find("cache_write_input_tokens")) + " tokens written";
+    if (anthropic && one_hour != nullptr) line += ", " + Text(one_hour) + " of them for 1 h";
+    if (anthropic) line += ")";
     Row(&out, "cost", line);
   }
   Row(&out, "idle TTL", Text(s.Find("ttl_ms")) + " ms");

@@ -14,9 +14,12 @@ std::uint64_t Count(const JsonValue& usage, std::string_view key) {
 
 std::optional<ReplayUsage> UsageOf(const JsonValue* usage) {
   if (usage == nullptr || !usage->is_object()) return std::nullopt;
-  return ReplayUsage{Count(*usage, "input_tokens"), Count(*usage, "cached_input_tokens"),
-                     Count(*usage, "output_tokens"), Count(*usage, "reasoning_output_tokens"),
-                     Count(*usage, "cache_creation_input_tokens")};
+  return ReplayUsage{Count(*usage, "input_tokens"),
+                     Count(*usage, "cached_input_tokens"),
+                     Count(*usage, "output_tokens"),
+                     Count(*usage, "reasoning_output_tokens"),
+                     Count(*usage, "cache_creation_input_tokens"),
+                     Count(*usage, "cache_creation_1h_input_tokens")};
 }
 
 bool HasCacheWrites(const JsonValue* usage) {
@@ -26,17 +29,23 @@ bool HasCacheWrites(const JsonValue* usage) {
 
 bool Same(const ReplayUsage& a, const ReplayUsage& b) {
   return a.input == b.input && a.cached == b.cached && a.output == b.output &&
-         a.reasoning == b.reasoning && a.cache_write == b.cache_write;
+         a.reasoning == b.reasoning && a.cache_write == b.cache_write &&
+         a.cache_write_1h == b.cache_write_1h;
 }
 
 bool Covers(const ReplayUsage& a, const ReplayUsage& b) {
   return a.input >= b.input && a.cached >= b.cached && a.output >= b.output &&
-         a.reasoning >= b.reasoning && a.cache_write >= b.cache_write;
+         a.reasoning >= b.reasoning && a.cache_write >= b.cache_write &&
+         a.cache_write_1h >= b.cache_write_1h;
 }
 
 ReplayUsage Minus(const ReplayUsage& a, const ReplayUsage& b) {
-  return ReplayUsage{a.input - b.input, a.cached - b.cached, a.output - b.output,
-                     a.reasoning - b.reasoning, a.cache_write - b.cache_write};
+  return ReplayUsage{a.input - b.input,
+                     a.cached - b.cached,
+                     a.output - b.output,
+                     a.reasoning - b.reasoning,
+                     a.cache_write - b.cache_write,
+                     a.cache_write_1h - b.cache_write_1h};
 }
 
 }  // namespace

@@ -14,7 +14,8 @@
 //     cross-checked against that growth: a disagreement warns `usage_total_mismatch` once (a
 //     total that shrinks is a reset, not a disagreement). Without a total (agentctx rollouts)
 //     every event is one response. The last total is the rollout's own total.
-// Usage objects may carry `cache_creation_input_tokens` (Anthropic's cache writes, issue 15).
+// Usage objects may carry `cache_creation_input_tokens` (Anthropic's cache writes, issue 15) and
+// `cache_creation_1h_input_tokens` (those of them written for 1 h).
 // Invariants: counts are uint64; negative or missing counts read as 0.
 #pragma once
 

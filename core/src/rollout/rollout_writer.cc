@@ -151,6 +151,9 @@ std::string TokenCountLine(std::int64_t now_ms, const TokenUsageFields& u,
   if (u.cache_creation_input_tokens) {
     usage.Set("cache_creation_input_tokens", Num(*u.cache_creation_input_tokens));
   }
+  if (u.cache_creation_1h_input_tokens) {
+    usage.Set("cache_creation_1h_input_tokens", Num(*u.cache_creation_1h_input_tokens));
+  }
   usage.Set("output_tokens", Num(u.output_tokens));
   usage.Set("reasoning_output_tokens", Num(u.reasoning_output_tokens));
   usage.Set("total_tokens", Num(u.total_tokens));

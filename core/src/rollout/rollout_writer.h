@@ -82,9 +82,12 @@ struct TokenUsageFields {
   std::uint64_t total_tokens = 0;
   /// Anthropic's cache writes (issue 15), when the provider reports them.
   std::optional<std::uint64_t> cache_creation_input_tokens;
+  /// Of those, the 1 h writes, when the provider splits its writes by TTL.
+  std::optional<std::uint64_t> cache_creation_1h_input_tokens;
 };
 /// token_count `{"type":"token_count","info":{"last_token_usage":{"input_tokens",
-/// "cached_input_tokens","cache_creation_input_tokens"?,"output_tokens",
+/// "cached_input_tokens","cache_creation_input_tokens"?,"cache_creation_1h_input_tokens"?,
+/// "output_tokens",
 /// "reasoning_output_tokens","total_tokens"},"model_context_window"?}}`.
 std::string TokenCountLine(std::int64_t now_ms, const TokenUsageFields& usage,
                            std::optional<std::uint64_t> model_context_window);

@@ -2,6 +2,7 @@
 // AnthropicStreamAdapter and Anthropic error mapping; see anthropic_stream.h.
 #include "session/anthropic_stream.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "protocol/json_codec.h"
@@ -60,6 +61,12 @@ void AnthropicStreamAdapter::ReadUsage(const JsonValue* usage) {
   read("cache_creation_input_tokens", &cache_creation_tokens_);
   read("cache_read_input_tokens", &cache_read_tokens_);
   read("output_tokens", &output_tokens_);
+  const JsonValue* creation = usage->Find("cache_creation");
+  if (creation != nullptr && creation->is_object()) {
+    std::int64_t one_hour = 0;
+    if (auto v = creation->GetInt("ephemeral_1h_input_tokens")) one_hour = *v > 0 ? *v : 0;
+    cache_creation_1h_tokens_ = one_hour;
+  }
 }
 
 void AnthropicStreamAdapter::OnEvent(const JsonValue& event, std::vector<JsonValue>* out) {
@@ -122,6 +129,10 @@ void AnthropicStreamAdapter::OnEvent(const JsonValue& event, std::vector<JsonVal
       JsonValue details = JsonValue::Object();
       SetInt(&details, "cached_tokens", cache_read_tokens_);
       SetInt(&details, "cache_creation_tokens", cache_creation_tokens_);
+      if (cache_creation_1h_tokens_) {
+        SetInt(&details, "cache_creation_1h_tokens",
+               std::min(*cache_creation_1h_tokens_, cache_creation_tokens_));
+      }
       usage.Set("input_tokens_details", std::move(details));
       SetInt(&usage, "output_tokens", output_tokens_);
       SetInt(&usage, "total_tokens", input + output_tokens_);

@@ -3,7 +3,7 @@
 // language (SPEC §10), and the classification of Anthropic HTTP errors.
 // Mapping (events framed by SseParser; `type` from the JSON, else the `event:` line):
 //  - message_start: remembers message.usage (input_tokens, cache_creation_input_tokens,
-//    cache_read_input_tokens, output_tokens);
+//    cache_read_input_tokens, output_tokens, cache_creation.ephemeral_1h_input_tokens);
 //  - content_block_start: opens block `index` (text, tool_use {id, name}, thinking);
 //  - content_block_delta: text_delta → `response.output_text.delta`; thinking_delta →
 //    `response.reasoning_text.delta` (shown, not recorded); input_json_delta → the tool input;
@@ -13,9 +13,10 @@
 //  - message_delta: stop_reason; usage counts present in it replace the earlier ones;
 //  - message_stop → `response.completed` with usage: input_tokens = input + cache_creation +
 //    cache_read (Anthropic's input_tokens counts only the uncached tail),
-//    input_tokens_details {cached_tokens = cache_read, cache_creation_tokens = cache_creation},
-//    output_tokens, total = input + output; stop_reason max_tokens → `response.incomplete`
-//    (reason max_output_tokens);
+//    input_tokens_details {cached_tokens = cache_read, cache_creation_tokens = cache_creation,
+//    cache_creation_1h_tokens = the 1 h writes, only when the usage split its writes by TTL
+//    (≤ cache_creation)}, output_tokens, total = input + output; stop_reason max_tokens →
+//    `response.incomplete` (reason max_output_tokens);
 //  - error → `response.failed` with the code of AnthropicErrorCode; ping and unknown events
 //    add nothing.
 // Invariants: pure, bounded by the input; events after the terminal one add nothing; shapes of
@@ -52,6 +53,7 @@ class AnthropicStreamAdapter {
   std::int64_t output_index_ = 0;
   std::int64_t input_tokens_ = 0;
   std::int64_t cache_creation_tokens_ = 0;
+  std::optional<std::int64_t> cache_creation_1h_tokens_;  // usage.cache_creation, when sent
   std::int64_t cache_read_tokens_ = 0;
   std::int64_t output_tokens_ = 0;
   bool has_usage_ = false;

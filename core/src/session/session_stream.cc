@@ -2,6 +2,8 @@
 // Model deliveries (SPEC §2.4, §10): SSE chunks or parsed events for the pending request;
 // nothing is recorded before `response.completed`, so a failed attempt leaves history untouched.
 // Stale deliveries (unknown/finished request, superseded attempt) only warn.
+#include <algorithm>
+
 #include "rollout/rollout_writer.h"
 #include "session/model_errors.h"
 #include "session/session.h"
@@ -227,6 +229,12 @@ std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
       details != nullptr && details->Find("cache_creation_tokens") != nullptr) {
     u.cache_creation_input_tokens =
         UsageField(usage, "", "input_tokens_details", "cache_creation_tokens");
+    // Of them, the 1 h writes (priced 2x), when the provider split its writes by TTL.
+    if (details->Find("cache_creation_1h_tokens") != nullptr) {
+      u.cache_creation_1h_input_tokens =
+          std::min(UsageField(usage, "", "input_tokens_details", "cache_creation_1h_tokens"),
+                   *u.cache_creation_input_tokens);
+    }
   }
   std::optional<std::uint64_t> window;
   if (config_.model.context_window) {
@@ -235,7 +243,8 @@ std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
   sink->Persist(TokenCountLine(now_ms_, u, window));
   explainer_.NoteReportedUsage(
       request_id, ReportedUsage{u.input_tokens, u.cached_input_tokens,
-                                u.cache_creation_input_tokens.value_or(0), u.output_tokens});
+                                u.cache_creation_input_tokens.value_or(0), u.output_tokens,
+                                u.cache_creation_1h_input_tokens});
   // SPEC §12.1: right after a response, context_tokens = its input + output (nothing recorded
   // after its output yet).
   std::uint64_t context_tokens = u.input_tokens + u.output_tokens;
@@ -252,6 +261,10 @@ std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
   if (u.cache_creation_input_tokens) {
     e.Set("cache_creation_tokens",
           JsonValue::Int(static_cast<std::int64_t>(*u.cache_creation_input_tokens)));
+  }
+  if (u.cache_creation_1h_input_tokens) {
+    e.Set("cache_creation_1h_tokens",
+          JsonValue::Int(static_cast<std::int64_t>(*u.cache_creation_1h_input_tokens)));
   }
   sink->Event(std::move(e));
   return context_tokens;

@@ -60,6 +60,32 @@ TEST(AnthropicCache, NeverWritesUnderTheMinimumAndKeepsOneHourMarks) {
   EXPECT_EQ(cache.Lookup("claude", hour, 1800000).cache_read_input_tokens, 1500u);
 }
 
+TEST(AnthropicCache, SplitsWritesByTheTtlOfTheirMarks) {
+  // 1 h mark at 1500 tokens, 5 min mark at 3000: 1500 written for 1 h, 1500 for 5 min.
+  AnthropicCacheSimulator cache;
+  auto blocks = Blocks(6, 2000, 2);
+  blocks[2].ttl_ms = 3600000;
+  blocks[5].marked = true;
+  AnthropicCacheUsage u = cache.Lookup("claude", blocks, 0);
+  EXPECT_EQ(u.cache_creation_input_tokens, 3000u);
+  EXPECT_EQ(u.cache_creation_1h_input_tokens, 1500u);
+  EXPECT_EQ(AnthropicCacheSimulator::CostHundredths(u), 200u * 1500u + 125u * 1500u);
+  // Next request, one block longer: the whole old prefix is read (the lookback finds the 5 min
+  // entry), so only the new block is written, for 5 min: no 1 h writes.
+  auto next = Blocks(7, 2000, 2);
+  next[2].ttl_ms = 3600000;
+  next[6].marked = true;
+  AnthropicCacheUsage v = cache.Lookup("claude", next, 1000);
+  EXPECT_EQ(v.cache_read_input_tokens, 3000u);
+  EXPECT_EQ(v.cache_creation_input_tokens, 500u);
+  EXPECT_EQ(v.cache_creation_1h_input_tokens, 0u);
+  // After the 5 min entries expired, the 1 h prefix is read and the tail written for 5 min.
+  AnthropicCacheUsage w = cache.Lookup("claude", next, 1000 + 600000);
+  EXPECT_EQ(w.cache_read_input_tokens, 1500u);
+  EXPECT_EQ(w.cache_creation_input_tokens, 2000u);
+  EXPECT_EQ(w.cache_creation_1h_input_tokens, 0u);
+}
+
 TEST(ProviderMock, AnswersEachProviderAndRefusesBadBodies) {
   MockModel mock;
   const char* chat =

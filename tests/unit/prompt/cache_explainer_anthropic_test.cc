@@ -181,8 +181,8 @@ TEST(CacheExplainerAnthropic, SummaryCostsEachRequestByItsRule) {
   p.items.push_back(std::string(1200, 'o'));
   p.Plan(10000);
   ex.Explain("req-2", p.View());
-  ex.NoteReportedUsage("req-1", ReportedUsage{2000, 0, 2000, 100});
-  ex.NoteReportedUsage("req-2", ReportedUsage{2500, 1900, 600, 50});
+  ex.NoteReportedUsage("req-1", ReportedUsage{2000, 0, 2000, 100, std::nullopt});
+  ex.NoteReportedUsage("req-2", ReportedUsage{2500, 1900, 600, 50, std::nullopt});
   TypedPrices prices;
   prices.input = 3000000;    // $3 per million: reads $0.30, writes $3.75 (5 min) / $6 (1 h)
   prices.output = 15000000;  // $15
@@ -199,6 +199,17 @@ TEST(CacheExplainerAnthropic, SummaryCostsEachRequestByItsRule) {
             R"("predicted_input_usd":0.013575,"reported":{"input_tokens":4500,)"
             R"("cached_tokens":1900,"cache_write_tokens":2600,"output_tokens":150,)"
             R"("input_usd":0.01392,"output_usd":0.00225,"total_usd":0.01617}}})");
+  // A usage that splits its writes by TTL is priced by its own split, not the prediction:
+  // req-1 wrote all 2000 for 5 min (2000·3.75 = 7500, was 11100), then 500 of them for 1 h.
+  ex.NoteReportedUsage("req-1", ReportedUsage{2000, 0, 2000, 100, 0});
+  EXPECT_EQ(ToJson(*ex.Summary(&prices).Find("cost")->Find("reported")->Find("input_usd")),
+            "0.01032");
+  ex.NoteReportedUsage("req-1", ReportedUsage{2000, 0, 2000, 100, 500});
+  EXPECT_EQ(ToJson(*ex.Summary(&prices).Find("cost")->Find("reported")->Find("input_usd")),
+            "0.011445");  // 1500·3.75 + 500·6 = 8625
+  ex.NoteReportedUsage("req-1", ReportedUsage{2000, 0, 2000, 100, 9999});  // clamped to 2000
+  EXPECT_EQ(ToJson(*ex.Summary(&prices).Find("cost")->Find("reported")->Find("input_usd")),
+            "0.01482");  // 2000·6 = 12000
   // Without prices the summary has no cost; explicit prices replace the multipliers.
   EXPECT_EQ(ex.Summary().Find("cost"), nullptr);
   prices.cache_write = 6000000;
@@ -218,7 +229,7 @@ TEST(CacheExplainerAnthropic, OpenAiRequestsKeepTheirShapeAndCost) {
   CacheReport r = ex.Explain("req-1", s);
   EXPECT_FALSE(r.breakpoints);
   EXPECT_EQ(ToJson(CacheReportToJson(r)).find("predicted_cache_write"), std::string::npos);
-  ex.NoteReportedUsage("req-1", ReportedUsage{2000, 1024, 0, 10});
+  ex.NoteReportedUsage("req-1", ReportedUsage{2000, 1024, 0, 10, std::nullopt});
   TypedPrices prices;  // $1.25 / $0.125 / $10
   // Predicted: 2000 uncached · 1.25 = 2500 micro-USD; reported 976·1.25 + 1024·0.125 = 1348.
   EXPECT_EQ(ToJson(*ex.Summary(&prices).Find("cost")),

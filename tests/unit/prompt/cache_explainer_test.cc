@@ -286,9 +286,9 @@ TEST(CacheExplainer, SummaryTotalsAndBreaksByReason) {
   (void)ex.Explain("req-3", p.View());  // tools_changed, lost 9984
   p.items[4][0] = 'Q';
   (void)ex.Explain("req-4", p.View());  // item_edited at 32200: lost 9984 - 7936 = 2048
-  ex.NoteReportedUsage("req-2", ReportedUsage{9000, 100, 0, 5});
-  ex.NoteReportedUsage("req-3", ReportedUsage{9000, 7, 0, 5});
-  ex.NoteReportedUsage("req-2", ReportedUsage{9000, 200, 0, 5});  // replaces
+  ex.NoteReportedUsage("req-2", ReportedUsage{9000, 100, 0, 5, std::nullopt});
+  ex.NoteReportedUsage("req-3", ReportedUsage{9000, 7, 0, 5, std::nullopt});
+  ex.NoteReportedUsage("req-2", ReportedUsage{9000, 200, 0, 5, std::nullopt});  // replaces
   EXPECT_EQ(ToJson(ex.Summary()),
             R"({"requests":4,"prompt_bytes":160000,"shared_prefix_bytes":62400,)"
             R"("max_shared_prefix_bytes":120000,"predicted_cached_tokens":15360,)"

@@ -94,6 +94,40 @@ TEST(ReplayPricing, AnthropicRolloutsArePricedByAnthropicsRule) {
             std::string::npos);
 }
 
+TEST(ReplayPricing, OneHourWritesArePricedAtTheOneHourRate) {
+  // The second response wrote 600 tokens, 400 of them for 1 h (agentctx records Anthropic's
+  // split as cache_creation_1h_input_tokens): their premium is 1x input, the 5 min one 0.25x.
+  std::string text = TwoResponses(5000, 600);
+  const std::string second = R"("cache_creation_input_tokens":600)";
+  ASSERT_NE(text.find(second), std::string::npos);
+  text.replace(text.find(second), second.size(),
+               second + R"(,"cache_creation_1h_input_tokens":400)");
+  JsonValue report = Replay(text);
+  const JsonValue& s = *report.Find("summary");
+  EXPECT_EQ(U(s, "cache_write_input_tokens"), 5600u);
+  EXPECT_EQ(U(s, "cache_write_1h_input_tokens"), 400u);
+  EXPECT_EQ(ToJson(*s.Find("prices_per_million_usd")),
+            R"({"input":1.25,"cached_input":0.125,"cache_write":1.5625,"cache_write_1h":2.5,)"
+            R"("output":10})");
+  // Premium: 5200 · 0.3125 + 400 · 1.25 = 2125 micro-USD.
+  EXPECT_EQ(ToJson(*s.Find("cost")->Find("cache_write_extra_usd")), "0.002125");
+  EXPECT_EQ(ToJson(*s.Find("cost")->Find("total_usd")), "0.00995");
+  EXPECT_EQ(ToJson(*Request(report, 1).Find("cost_usd")), "0.0020375");
+  EXPECT_NE(RenderReplayTable(report).find(
+                "per million input / cache read / cache write (5 min) / cache write (1 h) / "
+                "output (Anthropic pricing, 5600 tokens written, 400 of them for 1 h)"),
+            std::string::npos);
+  // A 1 h count over the writes is clamped to them; an explicit write price applies to both.
+  text.replace(text.find(R"("cache_creation_1h_input_tokens":400)"), 36,
+               R"("cache_creation_1h_input_tokens":900)");
+  EXPECT_EQ(U(*Replay(text).Find("summary"), "cache_write_1h_input_tokens"), 600u);
+  ReplayOptions options;
+  options.prices.cache_write = 2500000;
+  EXPECT_EQ(
+      ToJson(*Replay(text, options).Find("summary")->Find("cost")->Find("cache_write_extra_usd")),
+      "0.007");  // 5600 · (2.5 − 1.25)
+}
+
 TEST(ReplayPricing, AnthropicCachesTheWholePrefixAndTheProviderOptionWins) {
   // The second request reads only 4000 of the 5000 repeated tokens. Anthropic caches the whole
   // prefix: 1000 lost. OpenAI's rule (forced) caches 128-token blocks: 4992 − 4000 = 992 lost.
@@ -150,6 +184,35 @@ TEST(ReplayPricing, AnEngineAnthropicSessionReplaysWithItsWrites) {
   EXPECT_EQ(U(s, "cache_write_input_tokens"), writes);
   EXPECT_EQ(U(s, "input_tokens"), input);
   EXPECT_EQ(U(s, "cached_input_tokens"), cached);
+}
+
+TEST(ReplayPricing, AnEngineSessionWithOneHourMarksRecordsAndReplaysItsSplit) {
+  // cache_ttl 1h: the stable marks are 1 h marks, the newest a 5 min one; the mock reports
+  // usage.cache_creation like the Messages API, the session records the split, the replay and
+  // the engine's own cost price it.
+  testing::SessionDriver d;
+  ASSERT_TRUE(d.fs()->AddFile("/repo/a.txt", "one\n").has_value());
+  d.Start(R"({"session_id":"ant-2","model":{"slug":"mock-1"},"provider":"anthropic",)"
+          R"("anthropic":{"cache_ttl":"1h","min_cacheable_tokens":256},)"
+          R"("environments":[{"id":"local","cwd":"/repo","fs":"workspace"}]})");
+  std::uint64_t writes = 0, writes_1h = 0;
+  for (const char* text : {"Please read a.txt.", "Thanks.", "And again."}) {
+    for (const JsonValue& e : d.Submit(text, 1000)) {
+      const JsonValue* event = e.Find("event");
+      if (event == nullptr || event->GetString("type") != "token_usage") continue;
+      ASSERT_NE(event->Find("cache_creation_1h_tokens"), nullptr) << ToJson(*event);
+      EXPECT_LE(U(*event, "cache_creation_1h_tokens"), U(*event, "cache_creation_tokens"));
+      writes += U(*event, "cache_creation_tokens");
+      writes_1h += U(*event, "cache_creation_1h_tokens");
+    }
+  }
+  ASSERT_GT(writes_1h, 0u);
+  ASSERT_GT(writes, writes_1h);  // the newest mark's 5 min writes
+  EXPECT_NE(d.RolloutText().find(R"("cache_creation_1h_input_tokens":)"), std::string::npos);
+  JsonValue report = Replay(d.RolloutText());
+  const JsonValue& s = *report.Find("summary");
+  EXPECT_EQ(U(s, "cache_write_input_tokens"), writes);
+  EXPECT_EQ(U(s, "cache_write_1h_input_tokens"), writes_1h);
 }
 
 }  // namespace

@@ -140,11 +140,12 @@ TEST(ResumeState, LastTurnContextTokenUsageAndCounters) {
       TaskStartedLine(0, "turn-1"),
       TurnContextLine(0, f),
       ResponseItemLine(0, UserItem("x"), "turn-1", "user"),
-      TokenCountLine(0, TokenUsageFields{100, 0, 10, 0, 110, std::nullopt}, std::nullopt),
+      TokenCountLine(0, TokenUsageFields{100, 0, 10, 0, 110, std::nullopt, std::nullopt},
+                     std::nullopt),
       TaskStartedLine(0, "turn-7"),
       TurnContextLine(0, g),
       ResponseItemLine(0, UserItem("y"), "turn-7", "user"),
-      TokenCountLine(0, TokenUsageFields{200, 100, 20, 0, 220, std::nullopt}, 1000),
+      TokenCountLine(0, TokenUsageFields{200, 100, 20, 0, 220, std::nullopt, std::nullopt}, 1000),
       R"({"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":null}})",
       ResponseItemLine(0, UserItem("z"), "turn-7", "user"),
   });
@@ -164,7 +165,8 @@ TEST(ResumeState, LastTurnContextTokenUsageAndCounters) {
 
 TEST(ResumeState, CompactionForgetsTokenUsage) {
   std::string text = Lines({
-      TokenCountLine(0, TokenUsageFields{100, 0, 10, 0, 110, std::nullopt}, std::nullopt),
+      TokenCountLine(0, TokenUsageFields{100, 0, 10, 0, 110, std::nullopt, std::nullopt},
+                     std::nullopt),
       CompactedLine(0, "", {}),
   });
   auto state = BuildResumeState(text, nullptr);

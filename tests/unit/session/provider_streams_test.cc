@@ -157,6 +157,32 @@ TEST(AnthropicStream, BlocksUsageAndStopBecomeResponsesEvents) {
             R"("cache_creation_tokens":300},"output_tokens":40,"total_tokens":2400})");
 }
 
+TEST(AnthropicStream, TheWritesSplitByTtlReachTheUsage) {
+  auto usage_of = [](std::string_view usage) {
+    auto events =
+        Anthropic(AnthropicEvent("message_start", R"({"type":"message_start","message":{"usage":)" +
+                                                      std::string(usage) + "}}") +
+                  AnthropicEvent("message_stop", R"({"type":"message_stop"})"));
+    return ToJson(*events.back().Find("response")->Find("usage")->Find("input_tokens_details"));
+  };
+  EXPECT_EQ(usage_of(R"({"input_tokens":5,"cache_creation_input_tokens":300,)"
+                     R"("cache_read_input_tokens":0,"cache_creation":)"
+                     R"({"ephemeral_5m_input_tokens":100,"ephemeral_1h_input_tokens":200}})"),
+            R"({"cached_tokens":0,"cache_creation_tokens":300,"cache_creation_1h_tokens":200})");
+  // No split sent: no 1 h count (the explainer then predicts it); a count over the writes, or
+  // of the wrong type, is clamped or read as 0.
+  EXPECT_EQ(usage_of(R"({"input_tokens":5,"cache_creation_input_tokens":300})"),
+            R"({"cached_tokens":0,"cache_creation_tokens":300})");
+  EXPECT_EQ(usage_of(R"({"cache_creation_input_tokens":30,)"
+                     R"("cache_creation":{"ephemeral_1h_input_tokens":99}})"),
+            R"({"cached_tokens":0,"cache_creation_tokens":30,"cache_creation_1h_tokens":30})");
+  EXPECT_EQ(usage_of(R"({"cache_creation_input_tokens":30,)"
+                     R"("cache_creation":{"ephemeral_1h_input_tokens":"x"}})"),
+            R"({"cached_tokens":0,"cache_creation_tokens":30,"cache_creation_1h_tokens":0})");
+  EXPECT_EQ(usage_of(R"({"cache_creation_input_tokens":30,"cache_creation":null})"),
+            R"({"cached_tokens":0,"cache_creation_tokens":30})");
+}
+
 TEST(AnthropicStream, ErrorsAndMaxTokensMapToTheSameFailures) {
   auto overloaded = Anthropic(AnthropicEvent(
       "error", R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"));

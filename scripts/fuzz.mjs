@@ -7,9 +7,11 @@
 // executions) from a build-tree copy of its corpus plus its seeds. Prints, per target, the
 // executions, crashes, time and coverage from libFuzzer's final stats, and writes them to
 // build/fuzz/fuzz-summary.json (or FILE). libFuzzer's own output of each target goes to
-// build/fuzz/logs/<name>.log as it runs (`tail -f` shows a long run's progress). Exits 1 when
-// any target crashed (its input is under build/fuzz/tests/fuzz/artifacts/).
-import { createWriteStream, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+// build/fuzz/logs/<name>.log as it runs (`tail -f` shows a long run's progress). On a shared
+// machine the wall-clock rate says little, so each target's CPU time is sampled from
+// /proc/<pid>/stat every few seconds (Linux; null elsewhere) and reported with the executions per
+// CPU second. Exits 1 when any target crashed (its input is under build/fuzz/tests/fuzz/artifacts/).
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 
@@ -49,6 +51,18 @@ const targetFlags = { session: ['-entropic=0'] };
 const names = readdirSync(join(root, 'tests/fuzz')).filter((f) => f.endsWith('_fuzz.cc'))
   .map((f) => f.replace(/_fuzz\.cc$/, '')).filter((n) => !only || only.includes(n)).sort();
 
+// User + system CPU seconds of a running process, from /proc/<pid>/stat (fields 14 and 15, in
+// clock ticks: 100 a second on Linux), or null where there is no /proc.
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 function runTarget(name) {
   const exe = join(build, 'tests/fuzz', `${name}_fuzz`);
   const work = join(build, 'tests/fuzz/corpus', name);
@@ -64,8 +78,11 @@ function runTarget(name) {
     const child = spawn(cmd, cmdArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
     let tail = '';
     const log = createWriteStream(join(logs, `${name}.log`));
+    let cpu = null;
+    const sampler = setInterval(() => { cpu = cpuSeconds(child.pid) ?? cpu; }, 2000);
     child.stderr.setEncoding('utf8').on('data', (d) => { tail = (tail + d).slice(-20000); log.write(d); });
     child.on('close', (code) => {
+      clearInterval(sampler);
       log.end();
       const status = [...tail.matchAll(/cov: (\d+) ft: (\d+)/g)].at(-1);
       const execs = Number(/stat::number_of_executed_units:\s*(\d+)/.exec(tail)?.[1] ?? NaN);
@@ -76,6 +93,7 @@ function runTarget(name) {
       resolve({ target: name, execs, crashes: crashed ? 1 : 0, seconds: Math.round((Date.now() - started) / 1000),
         execs_per_second: Math.round(execs / Math.max(1, (Date.now() - started) / 1000)), exit: code, interrupted,
         coverage: status ? { edges: Number(status[1]), features: Number(status[2]) } : null,
+        cpu_seconds: cpu, execs_per_cpu_second: cpu ? Math.round(execs / cpu) : null,
         flags: targetFlags[name] ?? [],
         ...(crashed ? { log_tail: tail.slice(-3000) } : {}) });
     });
@@ -94,7 +112,8 @@ async function lane() {
   for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
     const r = await runTarget(name);
     results.push(r);
-    const cov = r.coverage ? `  cov ${r.coverage.edges} ft ${r.coverage.features}` : '';
+    const cov = (r.cpu_seconds ? `  ${Math.round(r.cpu_seconds)} CPU s (${r.execs_per_cpu_second}/CPU s)` : '') +
+      (r.coverage ? `  cov ${r.coverage.edges} ft ${r.coverage.features}` : '');
     console.log(`${r.target.padEnd(16)} ${String(r.execs).padStart(12)} execs  ${String(r.crashes).padStart(2)} crashes  ${String(r.seconds).padStart(6)} s  (${r.execs_per_second}/s)${cov}`);
     if (r.crashes) console.log(r.log_tail);
   }

@@ -2,11 +2,13 @@
 // The playground's cost estimate (web/chart.js) by each provider's rule, without a browser:
 // OpenAI requests at the cached-input price; Anthropic requests with reads at 0.1x, 5-minute
 // writes at 1.25x and 1-hour writes at 2x the input price — the engine's rule
-// (core/src/prompt/cache_pricing.h), so the playground and `cache_summary {prices}` agree.
+// (core/src/prompt/cache_pricing.h), so the playground and `cache_summary {prices}` agree; and
+// the replay view's write premium (web/replay_view.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { estimateCost, pricingRule, pricingRuleText } from '../web/chart.js';
+import { writePremiumTokens } from '../web/replay_view.js';
 
 const prices = { input: 3, cached: 0.5, output: 15 };
 const close = (a, b) => assert.ok(Math.abs(a - b) < 1e-12, `${a} vs ${b}`);
@@ -36,4 +38,10 @@ test('estimateCost: a mixed session prices each request by its own rule', () => 
   const series = [{ input: 2000, cached: 1024 }, { input: 5000, cached: 1000, write: 3000, write_1h: 0 }];
   close(estimateCost(series, prices, 0).withCache, (976 * 3 + 1024 * 0.5 + 1000 * 3 + 1000 * 0.3 + 3000 * 3.75) / 1e6);
   assert.equal(pricingRule(series), 'mixed');
+});
+
+test('writePremiumTokens: the replay view prices 1-hour writes at 2x, the rest at 1.25x', () => {
+  assert.equal(writePremiumTokens({ cache_write_input_tokens: 5600 }), 5600 * 0.25);
+  assert.equal(writePremiumTokens({ cache_write_input_tokens: 5600, cache_write_1h_input_tokens: 400 }), 5200 * 0.25 + 400);
+  assert.equal(writePremiumTokens({ cache_write_input_tokens: 600, cache_write_1h_input_tokens: 900 }), 600);  // clamped
 });

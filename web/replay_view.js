@@ -9,9 +9,9 @@
 // (compaction requests, responses without recorded output) are costed but not drawn, and said.
 import { ANTHROPIC_WRITE, ANTHROPIC_WRITE_1H, H, PAD, W, chartFrame } from './chart.js';
 
-// The cache writes' premium over the input price, in input-price tokens: 5-minute writes 0.25,
-// 1-hour writes 1 each.
-const premium = (s) => {
+/** The cache writes' premium over the input price of a replay summary, in input-price tokens:
+ * 5-minute writes 0.25 each, 1-hour writes 1 each. */
+export const writePremiumTokens = (s) => {
   const oneHour = Math.min(s.cache_write_1h_input_tokens ?? 0, s.cache_write_input_tokens);
   return (s.cache_write_input_tokens - oneHour) * (ANTHROPIC_WRITE - 1) + oneHour * (ANTHROPIC_WRITE_1H - 1);
 };
@@ -110,7 +110,7 @@ export function causeTable(report, prices) {
   // Anthropic pricing (issue 15): the written tokens are uncached too and cost a premium on top.
   const writes = s.pricing === 'anthropic' && s.cache_write_input_tokens > 0
     ? `; ${fmt(s.cache_write_input_tokens)} of them written to the cache, ` +
-      `+$${(premium(s) * prices.input / 1e6).toFixed(4)} at ${ANTHROPIC_WRITE}× the input price` +
+      `+$${(writePremiumTokens(s) * prices.input / 1e6).toFixed(4)} at ${ANTHROPIC_WRITE}× the input price` +
       (s.cache_write_1h_input_tokens > 0 ? ` (${fmt(s.cache_write_1h_input_tokens)} for 1 hour, at ${ANTHROPIC_WRITE_1H}×)` : '')
     : '';
   return el('table', { class: 'causes', id: 'replay-causes' },

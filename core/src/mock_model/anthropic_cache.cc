@@ -5,13 +5,11 @@
 #include <algorithm>
 #include <iterator>
 
+#include "prompt/cache_pricing.h"
 #include "prompt/prompt_bytes.h"
 #include "support/sha1.h"
 
 namespace agentctx {
-namespace {
-constexpr std::int64_t kFiveMinutesMs = 300000;  // a mark with a longer TTL is a 1 h mark
-}  // namespace
 
 std::uint64_t AnthropicCacheSimulator::MinimumTokens(std::string_view model) {
   return model.find("haiku") != std::string_view::npos ? 2048 : 1024;
@@ -60,7 +58,7 @@ AnthropicCacheUsage AnthropicCacheSimulator::Lookup(std::string_view model,
     Entry& e = entries_[keys[b]];
     e.expires_ms = std::max(e.expires_ms, now_ms + blocks[b].ttl_ms);
     written_to = tokens[b];
-    if (blocks[b].ttl_ms > kFiveMinutesMs) written_to_1h = tokens[b];
+    if (blocks[b].ttl_ms > kAnthropicFiveMinuteTtlMs) written_to_1h = tokens[b];
   }
   while (entries_.size() > kMaxEntries) {
     auto soonest = entries_.begin();

@@ -13,7 +13,6 @@ namespace {
 // Anthropic looks back 20 blocks from each mark; positions count the tools mark as 0, the system
 // mark as 1 and a mark after n items as 1 + n (an item is at least one block).
 constexpr std::size_t kLookbackBlocks = 20;
-constexpr std::int64_t kFiveMinutesMs = 300000;
 
 std::size_t MarkPosition(const CacheMark& m) { return m.tools_only ? 0 : 1 + m.items; }
 
@@ -52,7 +51,7 @@ void CacheExplainer::Predict(const PromptSegments& prompt, bool same_model,
   for (const CacheMark& m : rule.marks) {
     if (m.tokens < rule.min_cacheable_tokens) continue;
     top = std::max(top, m.tokens);
-    if (m.ttl_ms > kFiveMinutesMs) top_1h = std::max(top_1h, m.tokens);
+    if (m.ttl_ms > kAnthropicFiveMinuteTtlMs) top_1h = std::max(top_1h, m.tokens);
   }
   r->breakpoints = true;
   r->predicted_cached_tokens = std::min(read, r->prompt_tokens);

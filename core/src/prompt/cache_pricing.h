@@ -29,6 +29,10 @@ namespace agentctx {
 
 enum class CachePricing { kOpenAi, kAnthropic };
 
+/// Anthropic's default cache TTL; a mark (breakpoint) with a longer TTL is a 1 h mark, whose
+/// writes are priced at the 1 h rate.
+inline constexpr std::int64_t kAnthropicFiveMinuteTtlMs = 300000;
+
 /// "openai" | "anthropic".
 std::string_view CachePricingName(CachePricing pricing);
 /// The rule of a provider: anthropic → kAnthropic, responses and chat → kOpenAi.

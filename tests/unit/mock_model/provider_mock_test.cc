@@ -62,19 +62,22 @@ TEST(AnthropicCache, NeverWritesUnderTheMinimumAndKeepsOneHourMarks) {
 
 TEST(AnthropicCache, SplitsWritesByTheTtlOfTheirMarks) {
   // 1 h mark at 1500 tokens, 5 min mark at 3000: 1500 written for 1 h, 1500 for 5 min.
+  // n blocks of 500 tokens, a 1 h mark on the third, a 5 min mark on the last.
+  auto one_hour_then_newest = [](std::size_t n) {
+    auto blocks = Blocks(n, 2000, 2);
+    blocks[2].ttl_ms = 3600000;
+    blocks[n - 1].marked = true;
+    return blocks;
+  };
   AnthropicCacheSimulator cache;
-  auto blocks = Blocks(6, 2000, 2);
-  blocks[2].ttl_ms = 3600000;
-  blocks[5].marked = true;
+  auto blocks = one_hour_then_newest(6);
   AnthropicCacheUsage u = cache.Lookup("claude", blocks, 0);
   EXPECT_EQ(u.cache_creation_input_tokens, 3000u);
   EXPECT_EQ(u.cache_creation_1h_input_tokens, 1500u);
   EXPECT_EQ(AnthropicCacheSimulator::CostHundredths(u), 200u * 1500u + 125u * 1500u);
   // Next request, one block longer: the whole old prefix is read (the lookback finds the 5 min
   // entry), so only the new block is written, for 5 min: no 1 h writes.
-  auto next = Blocks(7, 2000, 2);
-  next[2].ttl_ms = 3600000;
-  next[6].marked = true;
+  auto next = one_hour_then_newest(7);
   AnthropicCacheUsage v = cache.Lookup("claude", next, 1000);
   EXPECT_EQ(v.cache_read_input_tokens, 3000u);
   EXPECT_EQ(v.cache_creation_input_tokens, 500u);

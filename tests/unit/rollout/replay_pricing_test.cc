@@ -113,6 +113,8 @@ TEST(ReplayPricing, OneHourWritesArePricedAtTheOneHourRate) {
   EXPECT_EQ(ToJson(*s.Find("cost")->Find("cache_write_extra_usd")), "0.002125");
   EXPECT_EQ(ToJson(*s.Find("cost")->Find("total_usd")), "0.00995");
   EXPECT_EQ(ToJson(*Request(report, 1).Find("cost_usd")), "0.0020375");
+  EXPECT_EQ(U(Request(report, 1), "cache_write_1h_input_tokens"), 400u);
+  EXPECT_EQ(Request(report, 0).Find("cache_write_1h_input_tokens"), nullptr);  // none recorded
   EXPECT_NE(RenderReplayTable(report).find(
                 "per million input / cache read / cache write (5 min) / cache write (1 h) / "
                 "output (Anthropic pricing, 5600 tokens written, 400 of them for 1 h)"),

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium_launcher.mjs';
 
 import { startServer } from '../scripts/serve.mjs';
 
@@ -114,7 +114,7 @@ export async function main(apiKey: string): Promise<TurnResult> {
 }
 `;
 
-test('npm pack -> install -> Node turn, tsc --strict, npx agentctx --version, esbuild bundle in Chromium', { timeout: 300000 }, async (t) => {
+test('npm pack -> install -> Node turn, tsc --strict, npx agentctx --version, esbuild bundle in Chromium', { timeout: 480000 }, async (t) => {
   assert.ok(existsSync(join(repo, 'wasm/dist/index.js')), 'wasm/dist is not built: node scripts/assemble_package.mjs');
   const tmp = mkdtempSync(join(tmpdir(), 'agentctx-pack-'));
   try {
@@ -175,16 +175,12 @@ test('npm pack -> install -> Node turn, tsc --strict, npx agentctx --version, es
       writeFileSync(join(web, 'index.html'),
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bundle</title>' +
         '<script type="module" src="/bundle.js"></script></head><body></body></html>');
-      const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
       let server;
-      let context;
+      let browser;
       try {
         server = await startServer({ port: 0, webRoot: web, packageRoot: web });
-        context = await chromium.launchPersistentContext(profile, {
-          executablePath: '/usr/bin/chromium', headless: true, timeout: 30000,
-          args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-            '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-        });
+        browser = await launchChromium();
+        const { context } = browser;
         const page = context.pages()[0] ?? (await context.newPage());
         const problems = [];
         page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
@@ -198,9 +194,8 @@ test('npm pack -> install -> Node turn, tsc --strict, npx agentctx --version, es
         assert.equal(answer.version, pkg.version);
         assert.deepEqual(problems, []);
       } finally {
-        await context?.close();
+        await browser?.close();
         await server?.close();
-        rmSync(profile, { recursive: true, force: true });
       }
     });
   } finally {

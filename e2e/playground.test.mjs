@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium_launcher.mjs';
 
 import { startServer } from '../scripts/serve.mjs';
 
@@ -64,21 +64,16 @@ test('the CSP allows the import map by its hash', () => {
   assert.deepEqual(JSON.parse(map), { imports: { agentctx: '/agentctx/index.js' } });
 });
 
-test('playground flows in Chromium', { timeout: 240000 }, async (t) => {
+test('playground flows in Chromium', { timeout: 420000 }, async (t) => {
   assert.ok(existsSync(join(repo, 'wasm/dist/index.js')),
     'wasm/dist is not built: run cmake --workflow --preset wasm && node scripts/assemble_package.mjs');
-  const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   const downloads = mkdtempSync(join(tmpdir(), 'playground-downloads-'));
   let server;
-  let context;
+  let browser;
   try {
     server = await startServer({ port: 0 }); // inside try: a failed launch must not leak it
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: '/usr/bin/chromium', headless: true, timeout: 30000, acceptDownloads: true,
-      viewport: { width: 1440, height: 900 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium({ acceptDownloads: true, viewport: { width: 1440, height: 900 } });
+    const { context } = browser;
     const page = context.pages()[0] ?? (await context.newPage());
     const problems = [];
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console.${m.type()}: ${m.text()}`); });
@@ -402,9 +397,8 @@ test('playground flows in Chromium', { timeout: 240000 }, async (t) => {
     assert.deepEqual(problems, []);
     assert.deepEqual(foreign, []);
   } finally {
-    await context?.close();
+    await browser?.close();
     await server?.close();
-    rmSync(profile, { recursive: true, force: true });
     rmSync(downloads, { recursive: true, force: true });
   }
 });

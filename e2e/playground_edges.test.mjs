@@ -7,11 +7,10 @@
 // tool call is reported once, not "write_file failed: write_file refused: …".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium_launcher.mjs';
 
 import { startServer } from '../scripts/serve.mjs';
 
@@ -50,18 +49,14 @@ const reusedColours = (page) => page.evaluate(() => {
   return [getComputedStyle(span).color, getComputedStyle(box).backgroundColor];
 });
 
-test('playground rough edges at 1024×768', { timeout: 240000 }, async (t) => {
+test('playground rough edges at 1024×768', { timeout: 420000 }, async (t) => {
   assert.ok(existsSync(join(repo, 'wasm/dist/index.js')), 'wasm/dist is not built: run bash scripts/build.sh');
-  const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   let server;
-  let context;
+  let browser;
   try {
     server = await startServer({ port: 0 });
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: '/usr/bin/chromium', headless: true, timeout: 30000, viewport: { width: 1024, height: 768 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium({ viewport: { width: 1024, height: 768 } });
+    const { context } = browser;
     const page = context.pages()[0] ?? (await context.newPage());
     const problems = [];
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console.${m.type()}: ${m.text()}`); });
@@ -159,8 +154,7 @@ test('playground rough edges at 1024×768', { timeout: 240000 }, async (t) => {
 
     assert.deepEqual(problems, []);
   } finally {
-    await context?.close();
+    await browser?.close();
     await server?.close();
-    rmSync(profile, { recursive: true, force: true });
   }
 });

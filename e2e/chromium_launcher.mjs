@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const LAUNCH_TIMEOUT_MS = 90000;
 const ATTEMPTS = 2;
 
-// Returns { context, profile, close } — close() closes the browser and removes its profile.
+// Returns { context, close } — close() closes the browser and removes its profile.
 export async function launchChromium(options = {}) {
   let lastError;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -25,7 +25,6 @@ export async function launchChromium(options = {}) {
       });
       return {
         context,
-        profile,
         close: async () => {
           await context.close();
           rmSync(profile, { recursive: true, force: true });

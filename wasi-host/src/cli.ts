@@ -36,7 +36,7 @@ const loadGuest: GuestLoader = async (options?: GuestOptions): Promise<WasiGuest
 const loadCommands = async (): Promise<typeof import('./commands.js')> => import('./commands.js');
 
 type OptionName =
-  | 'workspace' | 'cwd' | 'home' | 'config' | 'writable' | 'trust' | 'sandbox' | 'approval'
+  | 'workspace' | 'cwd' | 'home' | 'config' | 'writable' | 'allow-hardlinks' | 'trust' | 'sandbox' | 'approval'
   | 'agents-refresh' | 'model' | 'provider' | 'base-url' | 'api-key-env' | 'json' | 'interactive' | 'script'
   | 'dump-requests' | 'max-retries' | 'retry-base-ms' | 'request-timeout-ms' | 'format' | 'port'
   | 'clock' | 'requests' | 'cache-ttl-ms' | 'price-input' | 'price-cached' | 'price-cache-write' | 'price-output'
@@ -58,6 +58,7 @@ const OPTIONS: OptionDoc[] = [
   { name: 'home', type: 'string', arg: 'DIR', help: 'agentctx home, mounted as /state: global AGENTS.md and rollouts in sessions/ (default: $AGENTCTX_HOME, else ~/.agentctx)' },
   { name: 'config', type: 'string', arg: 'FILE.json', help: 'engine config keys (SPEC §2.2), merged under the flags' },
   { name: 'writable', type: 'boolean', help: 'let the engine write below /workspace (default: read-only; sandbox defaults to workspace-write)' },
+  { name: 'allow-hardlinks', type: 'boolean', help: 'let the engine read workspace files that have more than one hard link (default: refused, since another link may be outside the workspace; such files are never written)' },
   { name: 'trust', type: 'string', arg: 'trusted|untrusted', optional: { bare: 'trusted' }, help: 'trust the workspace: read its project AGENTS.md files; --trust=untrusted overrides a --config file (default: untrusted, only the global one)' },
   { name: 'sandbox', type: 'string', arg: 'MODE', help: `sandbox policy: ${CLI_ENUM_FLAGS.sandbox.join(', ')} (default: read-only, or workspace-write with --writable)` },
   { name: 'approval', type: 'string', arg: 'POLICY', help: `approval policy: ${CLI_ENUM_FLAGS.approval.join(', ')} (default: on-request)` },
@@ -86,7 +87,7 @@ const OPTIONS: OptionDoc[] = [
 ];
 
 const SESSION_OPTIONS: OptionName[] = [
-  'workspace', 'cwd', 'home', 'config', 'writable', 'trust', 'sandbox', 'approval', 'agents-refresh',
+  'workspace', 'cwd', 'home', 'config', 'writable', 'allow-hardlinks', 'trust', 'sandbox', 'approval', 'agents-refresh',
   'model', 'provider', 'base-url', 'api-key-env', 'json',
 ];
 const TURN_OPTIONS: OptionName[] = ['interactive', 'dump-requests', 'max-retries', 'retry-base-ms', 'request-timeout-ms'];
@@ -116,7 +117,7 @@ const COMMANDS: Command[] = [
   },
   {
     name: 'inspect', maxArgs: 1, usage: 'inspect [OPTIONS] [PROMPT]', summary: 'print the next request body, the AGENTS.md text or the world state, without calling a model',
-    options: ['workspace', 'cwd', 'home', 'config', 'writable', 'trust', 'sandbox', 'approval', 'agents-refresh', 'model', 'provider', 'json', 'format'],
+    options: ['workspace', 'cwd', 'home', 'config', 'writable', 'allow-hardlinks', 'trust', 'sandbox', 'approval', 'agents-refresh', 'model', 'provider', 'json', 'format'],
     run: async (a, o) => (await loadCommands()).inspectCommand(a, o, loadGuest),
   },
   {
@@ -131,7 +132,7 @@ const COMMANDS: Command[] = [
   },
   {
     name: 'call', maxArgs: 2, usage: 'call METHOD [JSON]', summary: 'call an engine method (handle 0) with a JSON input (default {}) and print the envelope',
-    options: ['workspace', 'home', 'writable'],
+    options: ['workspace', 'home', 'writable', 'allow-hardlinks'],
     run: runCall,
   },
 ];
@@ -181,7 +182,9 @@ async function runCall(args: string[], options: CliOptions): Promise<number> {
   const [method, input = '{}', ...rest] = args;
   if (method === undefined || method === '') throw new UsageError('call needs a METHOD');
   if (rest.length > 0) throw new UsageError(`call takes METHOD [JSON], got an extra argument '${rest[0]}'`);
-  const guestOptions: GuestOptions = { workspace: options.workspace, writable: options.writable };
+  const guestOptions: GuestOptions = {
+    workspace: options.workspace, writable: options.writable, allowHardLinks: options.allowHardLinks,
+  };
   // /state is mounted when the home exists; `call` never creates it.
   if (isDirectory(options.home)) guestOptions.state = options.home;
   const guest = await loadGuest(guestOptions);
@@ -377,6 +380,7 @@ async function main(argv: string[]): Promise<number> {
     workspace: directory('--workspace', str('workspace') ?? process.cwd()),
     home: resolve(str('home') ?? process.env['AGENTCTX_HOME'] ?? join(homedir(), '.agentctx')),
     writable: values['writable'] === true,
+    allowHardLinks: values['allow-hardlinks'] === true,
     // Unset: chosen from the session's provider (flag or --config), commands.ts modelFor.
     apiKeyEnv: str('api-key-env'),
     json: values['json'] === true,

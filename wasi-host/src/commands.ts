@@ -36,6 +36,8 @@ export interface CliOptions {
   workspace: string;
   home: string;
   writable: boolean;
+  /** --allow-hardlinks: read (never write) workspace files with several hard links. */
+  allowHardLinks: boolean;
   cwd?: string;
   config?: string;
   trust?: boolean;
@@ -157,7 +159,7 @@ async function openSession(
   if (mode.persist) mkdirSync(o.home, { recursive: true });
   const homeMounted = existsSync(o.home) && statSync(o.home).isDirectory();
   const config = buildConfig(fileConfig, configFlags(o, cwd, homeMounted, mode.sessionId));
-  const guestOptions: GuestOptions = { workspace: o.workspace, writable: o.writable };
+  const guestOptions: GuestOptions = { workspace: o.workspace, writable: o.writable, allowHardLinks: o.allowHardLinks };
   if (homeMounted) {
     guestOptions.state = o.home;
     guestOptions.stateWritable = mode.persist;

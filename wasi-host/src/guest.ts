@@ -60,6 +60,11 @@ export interface GuestOptions {
   writable?: boolean;
   /** Let the guest write below `/state` (default true). */
   stateWritable?: boolean;
+  /**
+   * Let the guest read regular files of `/workspace` that have more than one hard link
+   * (default false: another link may be outside the workspace). They are never written.
+   */
+  allowHardLinks?: boolean;
   /** The module: a path, a file URL or its bytes (default: agentctx.wasm next to this file). */
   wasm?: string | URL | Uint8Array;
 }
@@ -108,11 +113,15 @@ export class WasiGuest {
     const roots: SandboxRoot[] = [];
     if (options.workspace !== undefined) {
       preopens['/workspace'] = options.workspace;
-      roots.push({ guestPath: '/workspace', hostPath: options.workspace, writable: options.writable === true });
+      roots.push({
+        guestPath: '/workspace', hostPath: options.workspace, writable: options.writable === true,
+        hardLinks: options.allowHardLinks === true,
+      });
     }
     if (options.state !== undefined) {
       preopens['/state'] = options.state;
-      roots.push({ guestPath: '/state', hostPath: options.state, writable: options.stateWritable !== false });
+      // The home is the user's own (global AGENTS.md, rollouts): its hard links are theirs.
+      roots.push({ guestPath: '/state', hostPath: options.state, writable: options.stateWritable !== false, hardLinks: true });
     }
     let memory: WebAssembly.Memory | undefined;
     let instance: WebAssembly.Instance;

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The sandbox around node:wasi (ARCHITECTURE §6 "Read-only, twice" and "Escape suite";
-// TOOLCHAIN §5). node:wasi is "not a sandbox": it has no read-only preopens, and uvwasi checks
-// paths lexically, so a *directory* symlink inside a preopen leads out of it
-// (`/workspace/link-to-outside/secret` was readable and, with --writable, writable). The host
-// therefore wraps the preview1 imports before instantiating. Invariants:
+// The sandbox around node:wasi (docs/RELIABILITY.md, "What the WASI sandbox guarantees").
+// node:wasi is "not a sandbox": it has no read-only preopens, and uvwasi checks paths lexically,
+// so a *directory* symlink inside a preopen leads out of it. The host therefore wraps the
+// preview1 imports before instantiating. Invariants:
 //  1. Every fd has a root and a real host path: a preopen fd starts with its preopen (fd 3, 4, …
 //     in preopen order, as uvwasi assigns them; re-learnt from fd_prestat_dir_name answers); an
 //     fd from path_open inherits its dirfd's root and gets the resolved path; fd_renumber moves
@@ -14,32 +13,47 @@
 //     result must stay inside the fd's root (its realpath), else ENOTCAPABLE. Guest paths with
 //     `..`, a leading `/`, NUL or invalid UTF-8 are refused outright (our guest never sends
 //     them: PosixFileSystem passes normalised paths), so uvwasi's lexical view and ours agree.
-//  3. A write needs a writable root: path_open with CREAT/EXCL/TRUNC or a write right (datasync,
+//  3. What an open reached is checked after the open, where the kernel can say (Linux, see
+//     opened_file.ts): the file's resolved path must be inside the root, or the fd is closed and
+//     the call answers ENOTCAPABLE. A check before the open alone can be raced by another
+//     process swapping a path for a link; the opened file cannot.
+//  4. An open never changes an existing file before that check: O_TRUNC is taken off the open
+//     and applied (fd_filestat_set_size 0) only once the file is known to be inside; O_CREAT is
+//     tried as O_CREAT|O_EXCL first, so the wrapper knows whether the open made the file (a file
+//     it made outside is removed again).
+//  5. Hard links: a regular file with more than one link may have its other names anywhere, so
+//     it is never opened for writing, and on a root that does not allow hard links (the
+//     workspace, unless --allow-hardlinks) not for reading either: ENOTCAPABLE.
+//  6. A write needs a writable root: path_open with CREAT/EXCL/TRUNC or a write right (datasync,
 //     write, allocate, set_size), and every mutating import, on a read-only root get EROFS,
-//     which the guest maps to permission_denied (SPEC §3: writes to read-only mounts;
-//     TOOLCHAIN's sketch used ENOTCAPABLE).
-//  4. path_symlink and path_link always get ENOTCAPABLE: the FileSystem contract never makes
+//     which the guest maps to permission_denied.
+//  7. path_symlink and path_link always get ENOTCAPABLE: the FileSystem contract never makes
 //     links, and a link is the classic way out.
-//  5. Every import the guest gets is a JS function, never node:wasi's own binding called
+//  8. Every import the guest gets is a JS function, never node:wasi's own binding called
 //     directly from wasm: a direct call of fd_read with a large buffer crashed the process
 //     (exit 139, consistent with nodejs/node#53087); through a JS frame it does not.
-//  6. Guest pointers and lengths are unsigned 32-bit (`>>> 0`): a heap above 2 GiB must not
+//  9. Guest pointers and lengths are unsigned 32-bit (`>>> 0`): a heap above 2 GiB must not
 //     read as a negative offset.
-//  7. Resolving a path of depth d costs d lstat calls only the first time: components known to
-//     be real directories (not links) are remembered until the guest mutates the tree (any
-//     create, rename, unlink or remove clears the memo), so walking a deep tree stays linear.
-// The checks use lstat/readlink/realpath on the host (metadata only); file contents are only
-// ever read or written by the guest through uvwasi. Out of scope: another host process that
-// swaps a link between the check and uvwasi's open (the guest itself is synchronous and cannot
-// make links), and hard links that already exist in the workspace.
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+// 10. Resolving a path of depth d costs d lstat calls only the first time: real directories
+//     are remembered with their device and inode, and a remembered parent is taken in one step
+//     only after one lstat of it still shows the same directory (an ancestor swapped for a link
+//     since then reaches another inode, or a link), so nothing a process outside the session
+//     does to the tree is ever missed, and walking a deep tree stays linear.
+// The checks use lstat/readlink/realpath/fstat on the host (metadata only); file contents are
+// only ever read or written by the guest through uvwasi. What remains is listed in
+// docs/RELIABILITY.md: a swap that races a path-based call other than an open (stat, rename,
+// unlink, mkdir, rmdir) in the microseconds between the check and the call.
+import { lstatSync, readlinkSync, realpathSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { OpenedFile, OpenedFileProbe, openedFileProbe } from './opened_file.js';
 
-/** One preopen: its guest path ("/workspace"), its host directory, and writability. */
+/** One preopen: its guest path ("/workspace"), its host directory, and what it allows. */
 export interface SandboxRoot {
   guestPath: string;
   hostPath: string;
   writable: boolean;
+  /** Regular files with more than one link may be read (never written); default false. */
+  hardLinks?: boolean;
 }
 
 type WasiFn = (...args: any[]) => number;
@@ -47,15 +61,22 @@ type WasiImports = Record<string, WasiFn>;
 
 /** WASI preview1 errno values used by the wrapper. */
 export const WASI_ESUCCESS = 0;
+export const WASI_EEXIST = 20;
+export const WASI_EIO = 29;
 export const WASI_EROFS = 69;
 export const WASI_ENOTCAPABLE = 76;
 
-const OFLAGS_WRITE = 1 | 4 | 8; // CREAT | EXCL | TRUNC
+const OFLAGS_CREAT = 1;
+const OFLAGS_EXCL = 4;
+const OFLAGS_TRUNC = 8;
+const OFLAGS_WRITE = OFLAGS_CREAT | OFLAGS_EXCL | OFLAGS_TRUNC;
 // fd_datasync (bit 0), fd_write (6), fd_allocate (8), fd_filestat_set_size (22).
 const WRITE_RIGHTS = (1n << 0n) | (1n << 6n) | (1n << 8n) | (1n << 22n);
 const LOOKUP_SYMLINK_FOLLOW = 1;
 const FIRST_PREOPEN_FD = 3;
 const MAX_SYMLINKS = 40;
+const FILESTAT_BYTES = 64; // preview1 filestat: dev u64 @0, ino u64 @8, …
+const MAX_REMEMBERED_DIRS = 100_000;
 
 /** A path argument: the fd and pointer/length positions, and whether the last link is followed. */
 interface PathArg {
@@ -85,33 +106,54 @@ interface Root {
   guestPath: string;
   realPath: string;
   writable: boolean;
+  hardLinks: boolean;
 }
 interface FdEntry {
   root: Root;
   host: string;
 }
 
+/** A real directory as lstat saw it: the same path must still reach the same inode. */
+export interface DirIdentity {
+  dev: bigint;
+  ino: bigint;
+}
+/** Real (non-link) directories met while resolving, by host path. */
+export type RealDirs = Map<string, DirIdentity>;
+
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** True when `path` is still the real directory `known` (one lstat; links are followed above it). */
+function stillSameDir(path: string, known: DirIdentity): boolean {
+  const st = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  return st !== undefined && st.isDirectory() && st.dev === known.dev && st.ino === known.ino;
+}
 
 /**
  * Resolves `rel` below the real directory `base` as the OS would: symlinks are followed
  * component by component (the last only when `followLast`); components that do not exist are
- * appended as they are. Undefined for a symlink loop or an unreadable link.
+ * appended as they are. Undefined for a symlink loop or an unreadable link. `realDirs`
+ * remembers real directories (invariant 10); a remembered one is trusted only after one lstat.
  */
 export function resolveHostPath(
-  base: string, rel: string, followLast: boolean, realDirs?: Set<string>,
+  base: string, rel: string, followLast: boolean, realDirs?: RealDirs,
 ): string | undefined {
   let parts = rel.split('/').filter((p) => p !== '' && p !== '.');
   let cur = base;
   let links = 0;
   // The usual call names an entry of a directory already walked: take its parent in one step
   // (component by component, each join is as long as the path, so a 2 000-deep tree made
-  // every call quadratic; issue 17). A memoised real directory has no link on its way.
+  // every call quadratic), after one lstat shows it is still that directory.
   if (realDirs !== undefined && parts.length > 1 && !parts.includes('..')) {
     const parent = join(base, ...parts.slice(0, -1));
-    if (realDirs.has(parent)) {
-      cur = parent;
-      parts = parts.slice(-1);
+    const known = realDirs.get(parent);
+    if (known !== undefined) {
+      if (stillSameDir(parent, known)) {
+        cur = parent;
+        parts = parts.slice(-1);
+      } else {
+        realDirs.delete(parent);
+      }
     }
   }
   while (parts.length > 0) {
@@ -121,15 +163,14 @@ export function resolveHostPath(
       continue;
     }
     const next = join(cur, name);
-    if (parts.length > 0 && realDirs?.has(next)) {
-      cur = next; // a real directory, seen before and not changed since
-      continue;
-    }
     let isLink: boolean;
     try {
-      const st = lstatSync(next);
+      const st = lstatSync(next, { bigint: true });
       isLink = st.isSymbolicLink();
-      if (!isLink && st.isDirectory()) realDirs?.add(next);
+      if (realDirs !== undefined && !isLink && st.isDirectory()) {
+        if (realDirs.size >= MAX_REMEMBERED_DIRS) realDirs.clear();
+        realDirs.set(next, { dev: st.dev, ino: st.ino });
+      }
     } catch {
       return join(next, ...parts); // missing: nothing below it can be a link
     }
@@ -154,6 +195,19 @@ function isInside(path: string, root: string): boolean {
   return root === '/' || path === root || path.startsWith(root + '/');
 }
 
+/** Why an opened file may not be kept, or undefined when it may (invariants 3 and 5). */
+function refusal(file: OpenedFile, root: Root, forWriting: boolean, created: boolean): string | undefined {
+  if (file.path === undefined || !isInside(file.path, root.realPath)) return 'outside';
+  if (file.isFile && file.links > 1n && !created && (forWriting || !root.hardLinks)) return 'hard link';
+  return undefined;
+}
+
+/** Options of wrapWasiImports beyond the roots. */
+export interface SandboxOptions {
+  /** Where the kernel can tell what an open reached; default: this host's (Linux /proc). */
+  probe?: OpenedFileProbe | undefined;
+}
+
 /**
  * Returns a copy of `imports` (node:wasi's `wasi_snapshot_preview1` object) that enforces the
  * invariants above. `roots` must be in the order the preopens were given to node:wasi.
@@ -163,18 +217,19 @@ export function wrapWasiImports(
   imports: WasiImports,
   roots: readonly SandboxRoot[],
   memory: () => { readonly buffer: ArrayBuffer },
+  options: SandboxOptions = {},
 ): WasiImports {
+  const probe = 'probe' in options ? options.probe : openedFileProbe();
   const known: Root[] = roots.map((r) => ({
     guestPath: r.guestPath,
     realPath: realpathSync(r.hostPath),
     writable: r.writable,
+    hardLinks: r.hardLinks === true,
   }));
   const fds = new Map<number, FdEntry>();
   known.forEach((root, i) => fds.set(FIRST_PREOPEN_FD + i, { root, host: root.realPath }));
 
-  // Invariant 7: real (non-link) directories met while resolving; cleared on any mutation.
-  const realDirs = new Set<string>();
-  const MUTATING = new Set(['path_create_directory', 'path_remove_directory', 'path_rename', 'path_unlink_file']);
+  const realDirs: RealDirs = new Map();
   const writable = (fd: number): boolean => fds.get(fd)?.root.writable === true;
   const guestString = (ptr: number, len: number): string | undefined => {
     try {
@@ -193,7 +248,7 @@ export function wrapWasiImports(
     return host !== undefined && isInside(host, entry.root.realPath) ? host : undefined;
   };
 
-  // Invariant 5: every import is called through a JS frame.
+  // Invariant 8: every import is called through a JS frame.
   const out: WasiImports = {};
   for (const [name, f] of Object.entries(imports)) {
     if (typeof f === 'function') out[name] = (...args: any[]): number => f(...args);
@@ -203,6 +258,26 @@ export function wrapWasiImports(
   const fd_close = imports['fd_close'];
   const fd_renumber = imports['fd_renumber'];
   const fd_prestat_dir_name = imports['fd_prestat_dir_name'];
+  const fd_filestat_get = imports['fd_filestat_get'];
+  const fd_filestat_set_size = imports['fd_filestat_set_size'];
+
+  /**
+   * Device and inode of guest fd `fd` as uvwasi sees them. The answer is written into guest
+   * memory at `scratch` (whose bytes are put back: the guest is suspended during the import).
+   */
+  const uvwasiIdentity = (fd: number, scratch: number): DirIdentity | undefined => {
+    if (!fd_filestat_get) return undefined;
+    const at = scratch >>> 0;
+    if (at + FILESTAT_BYTES > memory().buffer.byteLength) return undefined;
+    const saved = new Uint8Array(memory().buffer, at, FILESTAT_BYTES).slice();
+    try {
+      if (fd_filestat_get(fd, at) !== WASI_ESUCCESS) return undefined;
+      const view = new DataView(memory().buffer, at, FILESTAT_BYTES);
+      return { dev: view.getBigUint64(0, true), ino: view.getBigUint64(8, true) };
+    } finally {
+      new Uint8Array(memory().buffer, at, FILESTAT_BYTES).set(saved);
+    }
+  };
 
   if (path_open) {
     out['path_open'] = (fd: number, dirflags: number, path: number, pathLen: number,
@@ -210,16 +285,57 @@ export function wrapWasiImports(
                         fdflags: number, outFd: number): number => {
       const host = resolveArg(fd, path, pathLen, (dirflags & LOOKUP_SYMLINK_FOLLOW) !== 0);
       if (host === undefined) return WASI_ENOTCAPABLE;
-      if (!writable(fd) && ((oflags & OFLAGS_WRITE) !== 0 || (BigInt(rights) & WRITE_RIGHTS) !== 0n)) {
-        return WASI_EROFS;
+      const forWriting = (BigInt(rights) & WRITE_RIGHTS) !== 0n;
+      if (!writable(fd) && ((oflags & OFLAGS_WRITE) !== 0 || forWriting)) return WASI_EROFS;
+      const root = (fds.get(fd) as FdEntry).root;
+      if (probe === undefined) {
+        const rc = path_open(fd, dirflags, path, pathLen, oflags, rights, inheriting, fdflags, outFd);
+        if (rc === WASI_ESUCCESS) fds.set(new DataView(memory().buffer).getUint32(outFd >>> 0, true), { root, host });
+        return rc;
       }
-      if ((oflags & OFLAGS_WRITE) !== 0) realDirs.clear();
-      const rc = path_open(fd, dirflags, path, pathLen, oflags, rights, inheriting, fdflags, outFd);
-      if (rc === WASI_ESUCCESS) {
-        const opened = new DataView(memory().buffer).getUint32(outFd >>> 0, true);
-        fds.set(opened, { root: (fds.get(fd) as FdEntry).root, host });
+      // Invariant 4: no truncation before the check; know whether the open made the file.
+      const open = (flags: number): { rc: number; osFd: number } => {
+        const osFd = probe.nextFreeFd();
+        return { rc: path_open(fd, dirflags, path, pathLen, flags, rights, inheriting, fdflags, outFd), osFd };
+      };
+      const wantsCreate = (oflags & OFLAGS_CREAT) !== 0;
+      const withoutTrunc = oflags & ~OFLAGS_TRUNC;
+      let attempt = open(wantsCreate ? withoutTrunc | OFLAGS_EXCL : withoutTrunc);
+      let created = wantsCreate && attempt.rc === WASI_ESUCCESS;
+      if (wantsCreate && (oflags & OFLAGS_EXCL) === 0 && attempt.rc === WASI_EEXIST) {
+        attempt = open(withoutTrunc & ~OFLAGS_CREAT);
+        created = false;
       }
-      return rc;
+      if (attempt.rc !== WASI_ESUCCESS) return attempt.rc;
+      const opened = new DataView(memory().buffer).getUint32(outFd >>> 0, true);
+      // Invariant 3: the fd the kernel gave uvwasi, confirmed by device and inode.
+      const file = probe.describe(attempt.osFd);
+      const identity = uvwasiIdentity(opened, path);
+      const confirmed = file !== undefined && identity !== undefined &&
+        file.dev === identity.dev && file.ino === identity.ino ? file : undefined;
+      const why = confirmed === undefined
+        ? 'unconfirmed'
+        : refusal(confirmed, root, forWriting || (oflags & OFLAGS_TRUNC) !== 0, created);
+      if (confirmed === undefined || why !== undefined) {
+        fd_close?.(opened);
+        if (created && file?.path !== undefined) {
+          try {
+            unlinkSync(file.path); // the open made it (O_EXCL): only this call's own file
+          } catch {
+            // already gone
+          }
+        }
+        return why === 'unconfirmed' ? WASI_EIO : WASI_ENOTCAPABLE;
+      }
+      if ((oflags & OFLAGS_TRUNC) !== 0 && !created && fd_filestat_set_size) {
+        const rc = fd_filestat_set_size(opened, 0n);
+        if (rc !== WASI_ESUCCESS) {
+          fd_close?.(opened);
+          return rc;
+        }
+      }
+      fds.set(opened, { root, host: confirmed.path ?? host });
+      return WASI_ESUCCESS;
     };
   }
   if (fd_close) {
@@ -265,7 +381,6 @@ export function wrapWasiImports(
         }
       }
       if (!writes.every((i) => writable(Number(args[i])))) return WASI_EROFS;
-      if (MUTATING.has(name)) realDirs.clear();
       return original(...args);
     };
   }

@@ -167,7 +167,7 @@ describe('wrapWasiImports', () => {
     const p1 = wrapWasiImports(fake, [
       { guestPath: '/workspace', hostPath: ws, writable: wsWritable },
       { guestPath: '/state', hostPath: state, writable: stateWritable },
-    ], () => memory);
+    ], () => memory, { probe: undefined }); // the fake's fds are not the kernel's: checks before the open only
     let at = 100;
     const s = (text) => { // writes a guest string, returns [ptr, len]
       const bytes = typeof text === 'string' ? Buffer.from(text) : text;
@@ -261,7 +261,7 @@ describe('wrapWasiImports', () => {
   test('Regression Issue17 resolveHostPath with the memo answers as without it', () => {
     // The memo takes a walked parent in one step (a 2 000-deep tree was quadratic per call);
     // the answers, links included, must not change.
-    const memo = new Set();
+    const memo = new Map();
     const paths = ['subalias/b.txt', 'deep/up/b.txt', 'out-rel/secret.txt', 'chain1', 'missing/x/y', 'loop',
       'sub/b.txt', 'sub/missing', 'deep/up/../b.txt', 'sub/../subalias/b.txt'];
     for (let round = 0; round < 2; round++) {

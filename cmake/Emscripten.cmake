@@ -42,14 +42,14 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/session/session_compaction.cc"
     # Issue 15: the Chat / Anthropic renderings and stream adapters (off the Responses step path),
     # and the cost rules (cache_summary, replay).
-    "${PROJECT_SOURCE_DIR}/core/src/prompt/provider_items.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/prompt/chat_body.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/prompt/anthropic_body.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/prompt/breakpoint_planner.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/prompt/cache_pricing.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/prompt/cache_explainer_cost.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/session/chat_stream.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/session/anthropic_stream.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/provider_items.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/chat/chat_body.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/anthropic/anthropic_body.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/anthropic/breakpoint_planner.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/cache/cache_pricing.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/cache/cache_explainer_cost.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/chat/chat_stream.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/anthropic/anthropic_stream.cc"
     "${PROJECT_SOURCE_DIR}/core/src/protocol/responses_events.cc"
     # AGENTS.md loading runs on a cache miss only (a step's refresh is a key compare or a probe).
     "${PROJECT_SOURCE_DIR}/core/src/agents_md/discovery.cc"
@@ -71,7 +71,7 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/protocol/task_frontier.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/session_warmth.cc"
     # Model error mapping and the engine's own (handle 0) methods: off the step path.
-    "${PROJECT_SOURCE_DIR}/core/src/session/model_errors.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/model_errors.cc"
     "${PROJECT_SOURCE_DIR}/core/src/engine/engine.cc"
     "${PROJECT_SOURCE_DIR}/core/src/engine/session_methods.cc"
     "${PROJECT_SOURCE_DIR}/core/src/protocol/items.cc"
@@ -82,8 +82,8 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/world_state/sections/context_budget_section.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/base_instructions.cc"
     "${PROJECT_SOURCE_DIR}/core/src/support/uuid5.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/prompt/cache_pricing.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/prompt/cache_explainer_cost.cc")
+    "${PROJECT_SOURCE_DIR}/core/src/provider/cache/cache_pricing.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/cache/cache_explainer_cost.cc")
   foreach(_actx_file IN LISTS _actx_cold)  # a moved file must not silently lose its -Oz
     if(NOT EXISTS "${_actx_file}")
       message(FATAL_ERROR "cmake/Emscripten.cmake: cold module ${_actx_file} does not exist")

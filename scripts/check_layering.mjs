@@ -35,7 +35,8 @@ import { fileURLToPath } from 'node:url';
 // `session` and `mock_model` never include each other (client and server meet only as bytes).
 export const MODULE_EDGES = {
   engine: ['session', 'mock_model'],
-  session: ['compaction', 'tools', 'rollout'],
+  session: ['compaction', 'tools', 'rollout', 'provider'],
+  provider: ['prompt'],
   compaction: ['prompt'],
   prompt: ['world_state'],
   world_state: ['agents_md'],
@@ -43,12 +44,12 @@ export const MODULE_EDGES = {
   // mock_model reads a request body as the provider would: prompt/prompt_bytes (the bytes a
   // prompt cache sees) and world_state/message_kind (which messages are context fragments, to
   // find the user's real request). It never includes session, compaction or tools.
-  mock_model: ['prompt'],
+  mock_model: ['provider'],
   tools: ['protocol'],
   // Extra edge: rollout/replay.cc (rollout.inspect, SPEC §13) re-runs the prompt module's
   // cache-break explainer over the recorded requests. prompt never includes rollout, so the
   // graph stays acyclic; it also lets rollout reach world_state and agents_md (unused today).
-  rollout: ['protocol', 'prompt'],
+  rollout: ['protocol', 'provider'],
   protocol: ['support'],
   support: [],
 };

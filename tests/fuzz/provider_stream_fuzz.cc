@@ -12,8 +12,8 @@
 #include "fuzz_check.h"
 #include "protocol/json_value.h"
 #include "protocol/sse_parser.h"
-#include "session/anthropic_stream.h"
-#include "session/chat_stream.h"
+#include "provider/anthropic/anthropic_stream.h"
+#include "provider/chat/chat_stream.h"
 
 namespace agentctx {
 namespace {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
+// Session-handle methods of the facade: input checks and dispatch (see session_methods.h).
 #include "engine/session_methods.h"
 
 #include "engine/envelope.h"
-#include "prompt/cache_pricing.h"
+#include "provider/cache/cache_pricing.h"
 #include "protocol/json_codec.h"
 
 namespace agentctx {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "prompt/cache_pricing.h"
+#include "provider/cache/cache_pricing.h"
 #include "prompt/prompt_bytes.h"
 #include "support/sha1.h"
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "prompt/cache_explainer.h"
+#include "provider/cache/cache_explainer.h"
 #include "prompt/for_prompt.h"
 #include "rollout/replay_causes.h"
 #include "rollout/replay_layout.h"

@@ -46,14 +46,14 @@
 #include <string_view>
 
 #include "agentctx/result.h"
-#include "prompt/cache_pricing.h"
+#include "provider/cache/cache_pricing.h"
 #include "protocol/json_value.h"
 #include "rollout/resume_state.h"
 
 namespace agentctx {
 
 /// Prices in micro-USD per million tokens (integers, so every cost is exact: a token costs
-/// price · 10⁻¹² USD); prompt/cache_pricing.h. Defaults are the playground's example prices.
+/// price · 10⁻¹² USD); provider/cache/cache_pricing.h. Defaults are the playground's example prices.
 using ReplayPrices = TypedPrices;
 
 struct ReplayOptions {

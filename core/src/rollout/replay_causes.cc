@@ -5,7 +5,7 @@
 #include <map>
 #include <utility>
 
-#include "prompt/breakpoint_planner.h"
+#include "provider/anthropic/breakpoint_planner.h"
 #include "rollout/timestamp.h"
 
 namespace agentctx {

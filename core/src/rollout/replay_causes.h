@@ -25,7 +25,7 @@
 // Σ over causes (new_input included) = U for every request, hence for the summary.
 // Costs: a token at price p (micro-USD per million) costs p picodollars, so sums are exact;
 // JSON shows them in USD as exact decimals (UsdNumber). Per provider (issue 15,
-// prompt/cache_pricing.h): cached tokens at the rule's read price, every uncached token at the
+// provider/cache/cache_pricing.h): cached tokens at the rule's read price, every uncached token at the
 // input price, plus Anthropic's cache writes at their premium (cache_write − input each); the
 // causes (tokens) are the same under both rules but for Anthropic's whole-prefix caching.
 #pragma once
@@ -37,8 +37,8 @@
 #include <string_view>
 #include <vector>
 
-#include "prompt/cache_explainer.h"
-#include "prompt/cache_pricing.h"
+#include "provider/cache/cache_explainer.h"
+#include "provider/cache/cache_pricing.h"
 #include "protocol/json_value.h"
 #include "rollout/replay.h"
 
@@ -110,7 +110,7 @@ struct ReplayFacts {
 
 /// Steps 1–5 above for every request with usage. Under Anthropic's rule a repeated prefix is
 /// cacheable whole (no 128-token steps: Cacheable(t) = t) and the minimum is the model's
-/// (prompt/breakpoint_planner.h DefaultMinCacheableTokens: 2048 for Haiku, else 1024).
+/// (provider/anthropic/breakpoint_planner.h DefaultMinCacheableTokens: 2048 for Haiku, else 1024).
 void AttributeCauses(const ReplayOptions& options, CachePricing rule,
                      std::vector<ReplayRequest>* requests);
 

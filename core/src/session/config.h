@@ -15,7 +15,7 @@
 #include "agentctx/result.h"
 #include "agentctx/wire_enums.h"
 #include "agents_md/types.h"
-#include "prompt/provider.h"
+#include "provider/provider.h"
 #include "protocol/host_tool.h"
 #include "protocol/json_value.h"
 #include "protocol/warning.h"
@@ -83,13 +83,13 @@ struct ContextBudgetConfig {
   bool enabled = false;
 };
 
-/// `anthropic` (issue 15): the breakpoint planner's settings (prompt/breakpoint_planner.h).
+/// `anthropic` (issue 15): the breakpoint planner's settings (provider/anthropic/breakpoint_planner.h).
 struct AnthropicConfig {
   CacheTtl cache_ttl = CacheTtl::k5m;                // the stable marks' TTL
   std::optional<std::int64_t> min_cacheable_tokens;  // default: by model (Haiku 2048, else 1024)
 };
 
-/// `chat` (issue 15): the Chat Completions rendering (prompt/chat_body.h).
+/// `chat` (issue 15): the Chat Completions rendering (provider/chat/chat_body.h).
 struct ChatConfig {
   ChatDeveloperRole developer_role =
       ChatDeveloperRole::kDeveloper;  // `system`: renamed in the body

@@ -34,7 +34,7 @@
 #include "compaction/stall_guard.h"
 #include "compaction/summary_request.h"
 #include "compaction/token_accounting.h"
-#include "prompt/request_body.h"
+#include "provider/responses/request_body.h"
 #include "rollout/rollout_writer.h"
 #include "session/session.h"
 #include "session/session_inputs.h"

@@ -4,7 +4,7 @@
 // from cached item bytes and explained (SPEC §8.4, §9).
 #include <algorithm>
 
-#include "prompt/request_body.h"
+#include "provider/responses/request_body.h"
 #include "protocol/merge_patch.h"
 #include "rollout/rollout_writer.h"
 #include "session/session.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "rollout/rollout_writer.h"
-#include "session/model_errors.h"
+#include "provider/model_errors.h"
 #include "session/session.h"
 #include "world_state/message_kind.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Anthropic breakpoint planner (issue 15): at most four marks at the stability boundaries, the
 // minimum, 1 h before 5 min, and a reason for every candidate.
-#include "prompt/breakpoint_planner.h"
+#include "provider/anthropic/breakpoint_planner.h"
 
 #include <gtest/gtest.h>
 

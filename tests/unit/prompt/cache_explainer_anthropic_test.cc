@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "prompt/breakpoint_planner.h"
-#include "prompt/cache_explainer.h"
+#include "provider/anthropic/breakpoint_planner.h"
+#include "provider/cache/cache_explainer.h"
 #include "protocol/json_codec.h"
 
 namespace agentctx {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Tests for the cache-break explainer: every SPEC §9 test vector, plus segment-boundary and
 // summary behaviour.
-#include "prompt/cache_explainer.h"
+#include "provider/cache/cache_explainer.h"
 
 #include <gtest/gtest.h>
 

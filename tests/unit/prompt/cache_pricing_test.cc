@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Prompt-cache pricing per provider (issue 15, prompt/cache_pricing.h): the OpenAI and Anthropic
+// Prompt-cache pricing per provider (issue 15, provider/cache/cache_pricing.h): the OpenAI and Anthropic
 // rules, exact integer costs, the typed-price reader shared by rollout.inspect and cache_summary.
-#include "prompt/cache_pricing.h"
+#include "provider/cache/cache_pricing.h"
 
 #include <gtest/gtest.h>
 

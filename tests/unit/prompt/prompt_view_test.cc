@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "prompt/body_builder.h"
+#include "provider/responses/body_builder.h"
 #include "protocol/json_codec.h"
 
 namespace agentctx {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "prompt/anthropic_body.h"
-#include "prompt/chat_body.h"
-#include "prompt/provider_items.h"
+#include "provider/anthropic/anthropic_body.h"
+#include "provider/chat/chat_body.h"
+#include "provider/provider_items.h"
 #include "protocol/json_codec.h"
 
 namespace agentctx {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "prompt/request_body.h"
+#include "provider/responses/request_body.h"
 
 #include <gtest/gtest.h>
 

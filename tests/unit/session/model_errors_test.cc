@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "session/model_errors.h"
+#include "provider/model_errors.h"
 
 #include <gtest/gtest.h>
 

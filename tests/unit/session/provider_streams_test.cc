@@ -8,8 +8,8 @@
 
 #include "protocol/json_codec.h"
 #include "protocol/sse_parser.h"
-#include "session/anthropic_stream.h"
-#include "session/chat_stream.h"
+#include "provider/anthropic/anthropic_stream.h"
+#include "provider/chat/chat_stream.h"
 
 namespace agentctx {
 namespace {

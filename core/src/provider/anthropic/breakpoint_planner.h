@@ -23,8 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include "prompt/cache_explainer.h"
-#include "prompt/provider.h"
+#include "provider/cache/cache_explainer.h"
+#include "provider/provider.h"
 #include "protocol/json_value.h"
 
 namespace agentctx {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // AnthropicStreamAdapter and Anthropic error mapping; see anthropic_stream.h.
-#include "session/anthropic_stream.h"
+#include "provider/anthropic/anthropic_stream.h"
 
 #include <algorithm>
 #include <utility>

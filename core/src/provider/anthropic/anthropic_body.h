@@ -23,11 +23,11 @@
 #include <string_view>
 #include <vector>
 
-#include "prompt/breakpoint_planner.h"
-#include "prompt/cache_explainer.h"
-#include "prompt/provider_items.h"
-#include "prompt/render_cache.h"
-#include "prompt/request_body.h"
+#include "provider/anthropic/breakpoint_planner.h"
+#include "provider/cache/cache_explainer.h"
+#include "provider/provider_items.h"
+#include "provider/render_cache.h"
+#include "provider/responses/request_body.h"
 
 namespace agentctx {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "prompt/cache_explainer.h"
+#include "provider/cache/cache_explainer.h"
 
 namespace agentctx {
 namespace {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The endpoint of each provider; see provider.h.
-#include "prompt/provider.h"
+#include "provider/provider.h"
 
 namespace agentctx {
 

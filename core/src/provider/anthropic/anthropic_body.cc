@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // AnthropicBodyBuilder; see anthropic_body.h.
-#include "prompt/anthropic_body.h"
+#include "provider/anthropic/anthropic_body.h"
 
 #include <utility>
 

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "protocol/json_value.h"
-#include "session/model_errors.h"
+#include "provider/model_errors.h"
 
 namespace agentctx {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Anthropic breakpoint planner; see breakpoint_planner.h.
-#include "prompt/breakpoint_planner.h"
+#include "provider/anthropic/breakpoint_planner.h"
 
 #include "prompt/prompt_bytes.h"
 #include "protocol/json_fields.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Cache-break explainer (SPEC §9); see cache_explainer.h for the algorithm.
-#include "prompt/cache_explainer.h"
+#include "provider/cache/cache_explainer.h"
 
 #include <algorithm>
 #include <cstring>

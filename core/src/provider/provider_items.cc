@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Items and tools rendered for Chat Completions and Anthropic Messages; see provider_items.h.
-#include "prompt/provider_items.h"
+#include "provider/provider_items.h"
 
 #include <utility>
 

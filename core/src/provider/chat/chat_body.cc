@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // ChatBodyBuilder; see chat_body.h.
-#include "prompt/chat_body.h"
+#include "provider/chat/chat_body.h"
 
 #include <utility>
 

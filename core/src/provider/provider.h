@@ -2,7 +2,7 @@
 // The model APIs a session can speak (issue 15) and the layouts of the Responses rendering.
 // Invariants: one history, three renderings. The session records Responses-shaped canonical
 // items whatever the provider; a provider only changes how the request body is rendered
-// (prompt/chat_body.h, prompt/anthropic_body.h) and how the answer stream is read
+// (provider/chat/chat_body.h, provider/anthropic/anthropic_body.h) and how the answer stream is read
 // (protocol/chat_stream.h, protocol/anthropic_stream.h). Names are wire strings (snake_case).
 #pragma once
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // ResponsesBodyBuilder; see body_builder.h.
-#include "prompt/body_builder.h"
+#include "provider/responses/body_builder.h"
 
 namespace agentctx {
 

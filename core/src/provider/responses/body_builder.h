@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "prompt/for_prompt.h"
-#include "prompt/request_body.h"
+#include "provider/responses/request_body.h"
 
 namespace agentctx {
 

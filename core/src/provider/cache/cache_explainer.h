@@ -50,7 +50,7 @@
 #include <string_view>
 #include <vector>
 
-#include "prompt/cache_pricing.h"
+#include "provider/cache/cache_pricing.h"
 #include "prompt/prompt_bytes.h"
 #include "protocol/json_value.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // ChatStreamAdapter; see chat_stream.h.
-#include "session/chat_stream.h"
+#include "provider/chat/chat_stream.h"
 
 #include <utility>
 

@@ -14,7 +14,7 @@
 #include <map>
 #include <utility>
 
-#include "prompt/cache_explainer.h"
+#include "provider/cache/cache_explainer.h"
 #include "protocol/json_codec.h"
 
 namespace agentctx {

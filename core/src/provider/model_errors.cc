@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Model failure classification (SPEC §10); see model_errors.h for the table.
-#include "session/model_errors.h"
+#include "provider/model_errors.h"
 
 #include <utility>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Prompt-cache pricing per provider (issue 15); see cache_pricing.h.
-#include "prompt/cache_pricing.h"
+#include "provider/cache/cache_pricing.h"
 
 #include <string>
 

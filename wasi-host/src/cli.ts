@@ -423,7 +423,8 @@ main(process.argv.slice(2)).then(
     if (e instanceof UsageError || e instanceof HostInputError) {
       process.stderr.write(`agentctx: ${oneLine(e.message)}${e instanceof UsageError ? " (see 'agentctx --help')" : ''}\n`);
       process.exitCode = 2;
-    } else if (e instanceof Error && (e.name === 'AgentctxHostError' || e.name === 'EngineError') && 'code' in e) {
+    } else if (e instanceof Error && ['AgentctxHostError', 'EngineError', 'RolloutLockedError'].includes(e.name) && 'code' in e) {
+      // RolloutLockedError: another process appends to the rollout (`rollout_locked`, exit 1).
       process.stderr.write(`agentctx: ${String(e.code)}: ${oneLine(e.message)}\n`);
       process.exitCode = 1;
     } else {

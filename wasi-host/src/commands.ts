@@ -9,22 +9,33 @@
 //  - Rollouts are written by the guest glue (rollout.open) before the host sees the effects.
 //  - Turns run through the package's host loop (runTurn) with its model clients: the embedded
 //    mock (mockModelClient over the guest's engine handle) or HTTP (openAIResponsesClient).
-//  - The API key is read from the named environment variable only for the HTTP client and is
-//    passed nowhere but the authorization header (the client redacts it from every text).
-import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+//  - The API key is read from the named environment variable only for the HTTP client, trimmed
+//    (config.ts apiKeyFromEnv), and passed nowhere but the authorization header. The client
+//    redacts it from the HTTP texts it hands on; every effect, host record, error line and thrown
+//    message the session shows is redacted again here (the engine decodes JSON error bodies, so
+//    only the final text shows what it made of them).
+//  - A process appending to a rollout (run, the REPL, resume) holds its lock (rollout_lock.ts)
+//    from before the first byte it writes until it ends; a second writer is refused untouched.
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
-  GUEST_WORKSPACE, HostInputError, MOCK_SLUG, buildConfig, guestCwd, modelSlug, readConfigFile,
+  GUEST_WORKSPACE, HostInputError, MOCK_SLUG, apiKeyFromEnv, buildConfig, guestCwd, modelSlug, readConfigFile,
 } from './config.js';
 import type { ConfigFlags, JsonObject } from './config.js';
-import { anthropicMessagesClient, chatCompletionsClient, mockModelClient, openAIResponsesClient } from 'agentctx';
+import {
+  anthropicMessagesClient, chatCompletionsClient, mockModelClient, openAIResponsesClient, redactSecret,
+} from 'agentctx';
 import type { ModelClient, ModelRequestEffect } from 'agentctx';
 import { EngineError, SessionDriver, VirtualClock, WallClock, engineCaller } from './driver.js';
 import type { Clock, Effect, EffectOutput, TurnOutcome } from './driver.js';
 import type { GuestOptions, WasiGuest } from './guest.js';
 import { HumanOutput, JsonOutput } from './output.js';
 import { guestPathInHome, newRolloutPath, prepareResume, rolloutFacts, sessionsDir } from './rollout.js';
+import { noRedaction, redactingErrors, redactingOutput } from './key_redaction.js';
+import type { Redact } from './key_redaction.js';
+import { acquireRolloutLock } from './rollout_lock.js';
+import type { RolloutLock } from './rollout_lock.js';
 import { parseScript, removeWorkspacePath, resolveDeltaCwd, writeWorkspaceFile } from './script.js';
 import { parseMockClock, startMockServer } from './serve_mock.js';
 
@@ -83,6 +94,9 @@ function stderr(line: string): void {
   process.stderr.write(oneLine(line) + '\n');
 }
 
+/** Says on stderr that a stale rollout lock was taken over. */
+const lockNote = (line: string): void => stderr(`agentctx: note: ${line}`);
+
 // --- session setup -----------------------------------------------------------------------
 
 interface Session {
@@ -93,6 +107,8 @@ interface Session {
   config: JsonObject;
   output: EffectOutput;
   rollout?: string;
+  /** Redacts the API key from a text the session shows. */
+  redact: Redact;
 }
 
 function configFlags(o: CliOptions, cwd: string, home: boolean, sessionId?: string): ConfigFlags {
@@ -107,25 +123,24 @@ function configFlags(o: CliOptions, cwd: string, home: boolean, sessionId?: stri
   return flags;
 }
 
-function modelFor(o: CliOptions, config: JsonObject, guest: WasiGuest, clock: Clock): ModelClient {
+function modelFor(o: CliOptions, config: JsonObject, guest: WasiGuest, clock: Clock): { model: ModelClient; redact: Redact } {
   if (o.baseUrl === undefined && modelSlug(config) === MOCK_SLUG) {
-    return mockModelClient(engineCaller(guest), { now: () => clock.now() });
+    return { model: mockModelClient(engineCaller(guest), { now: () => clock.now() }), redact: noRedaction };
   }
   // The config's provider (the flag is merged into it) picks the API and its client (issue 15).
   const provider = typeof config['provider'] === 'string' ? config['provider'] : 'responses';
   const baseUrl = o.baseUrl ?? (provider === 'anthropic' ? ANTHROPIC_BASE_URL : DEFAULT_BASE_URL);
   // The key's variable follows the provider wherever it was set (the flag or a --config file).
   const keyEnv = o.apiKeyEnv ?? (provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY');
-  const key = process.env[keyEnv];
-  if ((key === undefined || key === '') && o.baseUrl === undefined) {
+  const key = apiKeyFromEnv(keyEnv);
+  if (key === undefined && o.baseUrl === undefined) {
     throw new HostInputError(`${keyEnv} is not set (the API key for ${baseUrl}; choose the variable with --api-key-env)`);
   }
-  const options = {
-    baseUrl, timeoutMs: o.requestTimeoutMs, ...(key === undefined || key === '' ? {} : { apiKey: key }),
-  };
-  if (provider === 'anthropic') return anthropicMessagesClient(options);
-  if (provider === 'chat') return chatCompletionsClient(options);
-  return openAIResponsesClient(options);
+  const options = { baseUrl, timeoutMs: o.requestTimeoutMs, ...(key === undefined ? {} : { apiKey: key }) };
+  const redact: Redact = key === undefined ? noRedaction : (text) => redactSecret(text, key);
+  if (provider === 'anthropic') return { model: anthropicMessagesClient(options), redact };
+  if (provider === 'chat') return { model: chatCompletionsClient(options), redact };
+  return { model: openAIResponsesClient(options), redact };
 }
 
 function outputFor(o: CliOptions): EffectOutput {
@@ -166,16 +181,16 @@ async function openSession(
   }
   const guest = await load(guestOptions);
   const handle = guest.open();
-  const output = mode.output ?? outputFor(o);
   // Without persist (inspect) no model is ever called: a stand-in client, no key needed.
-  const model: ModelClient = mode.persist
+  const { model, redact } = mode.persist
     ? modelFor(o, config, guest, mode.clock)
-    : { send: async function* () { /* never called */ } };
+    : { model: { send: async function* () { /* never called */ } } as ModelClient, redact: noRedaction };
+  const output = redactingOutput(mode.output ?? outputFor(o), redact);
   const driver = new SessionDriver({
     guest, handle, model, clock: mode.clock, output: requestDumper(o.dumpRequests, output),
     retry: { maxRetries: o.maxRetries, baseMs: o.retryBaseMs, maxDelayMs: 30_000 },
   });
-  return { guest, handle, driver, clock: mode.clock, config, output };
+  return { guest, handle, driver, clock: mode.clock, config, output, redact };
 }
 
 /** Binds the rollout file (guest path under /state) to the session handle. */
@@ -186,11 +201,11 @@ function bindRollout(s: Session, home: string, hostPath: string): void {
   s.rollout = hostPath;
 }
 
-function describeOutcome(outcome: TurnOutcome): number {
+function describeOutcome(s: Session, outcome: TurnOutcome): number {
   if (outcome.reason === 'completed' || outcome.reason === 'none') return 0;
   if (outcome.reason === 'interrupted' && outcome.userInterrupt) return 130;
   const e = outcome.error;
-  stderr(`agentctx: turn ${outcome.turnId ?? ''} failed${e ? `: ${e.code}: ${e.message}` : ''}`);
+  stderr(s.redact(`agentctx: turn ${outcome.turnId ?? ''} failed${e ? `: ${e.code}: ${e.message}` : ''}`));
   return 1;
 }
 
@@ -237,11 +252,11 @@ async function repl(s: Session): Promise<number> {
     if (line !== '') {
       try {
         const outcome = line === '/compact' ? await compact(s, '/compact') : await submit(s, line);
-        describeOutcome(outcome);
+        describeOutcome(s, outcome);
       } catch (e) {
         // A refused line (e.g. a submit over 16 MiB) is said; the session goes on (issue 17).
         if (!(e instanceof EngineError) || e.code !== 'invalid_input') throw e;
-        process.stderr.write(`agentctx: invalid_input: ${e.message.replace(/\s+/g, ' ')}\n`);
+        process.stderr.write(`agentctx: invalid_input: ${s.redact(e.message).replace(/\s+/g, ' ')}\n`);
       }
     }
     prompt();
@@ -259,7 +274,7 @@ export async function runCommand(args: string[], o: CliOptions, load: GuestLoade
   if (o.script === undefined && prompt === undefined && !o.interactive) {
     throw new HostInputError('run needs a PROMPT (or --script FILE, or --interactive)');
   }
-  let steps;
+  let steps: ReturnType<typeof parseScript> | undefined;
   if (o.script !== undefined) {
     let text: string;
     try {
@@ -271,29 +286,36 @@ export async function runCommand(args: string[], o: CliOptions, load: GuestLoade
   }
   const clock = steps ? new VirtualClock(Date.now()) : new WallClock();
   const s = await openSession(o, load, { persist: true, clock });
-  const sessionId = String(s.config['session_id']);
-  mkdirSync(sessionsDir(o.home), { recursive: true });
-  const rollout = newRolloutPath(o.home, sessionId, clock.now());
-  bindRollout(s, o.home, rollout);
-  let startEffects: Effect[];
-  try {
-    startEffects = s.driver.call('session.start', { config: s.config });
-  } catch (e) {
-    if (statSync(rollout).size === 0) unlinkSync(rollout);
-    throw e;
-  }
-  s.output.host({ type: 'session', session_id: sessionId, rollout });
-  await s.driver.drive(startEffects);
-  const release = onInterrupt(s.driver);
-  try {
-    if (steps) return await runScript(s, steps, o, clock as VirtualClock);
-    let status = 0;
-    if (prompt !== undefined) status = describeOutcome(await submit(s, prompt));
-    if (o.interactive) status = await repl(s);
-    return status;
-  } finally {
-    release();
-  }
+  return redactingErrors(s.redact, async () => {
+    const sessionId = String(s.config['session_id']);
+    mkdirSync(sessionsDir(o.home), { recursive: true });
+    const rollout = newRolloutPath(o.home, sessionId, clock.now());
+    const lock = acquireRolloutLock(rollout, lockNote);
+    try {
+      bindRollout(s, o.home, rollout);
+      let startEffects: Effect[];
+      try {
+        startEffects = s.driver.call('session.start', { config: s.config });
+      } catch (e) {
+        if (statSync(rollout).size === 0) unlinkSync(rollout);
+        throw e;
+      }
+      s.output.host({ type: 'session', session_id: sessionId, rollout });
+      await s.driver.drive(startEffects);
+      const release = onInterrupt(s.driver);
+      try {
+        if (steps) return await runScript(s, steps, o, clock as VirtualClock);
+        let status = 0;
+        if (prompt !== undefined) status = describeOutcome(s, await submit(s, prompt));
+        if (o.interactive) status = await repl(s);
+        return status;
+      } finally {
+        release();
+      }
+    } finally {
+      lock.release();
+    }
+  });
 }
 
 async function runScript(s: Session, steps: NonNullable<ReturnType<typeof parseScript>>, o: CliOptions, clock: VirtualClock): Promise<number> {
@@ -304,7 +326,7 @@ async function runScript(s: Session, steps: NonNullable<ReturnType<typeof parseS
       switch (step.kind) {
         case 'submit': {
           const outcome = await submit(s, step.text);
-          const status = describeOutcome(outcome);
+          const status = describeOutcome(s, outcome);
           if (status !== 0) {
             stderr(`agentctx: ${where}: the script stops here`);
             return status;
@@ -312,7 +334,7 @@ async function runScript(s: Session, steps: NonNullable<ReturnType<typeof parseS
           break;
         }
         case 'compact': {
-          const status = describeOutcome(await compact(s, where));
+          const status = describeOutcome(s, await compact(s, where));
           if (status !== 0) return status;
           break;
         }
@@ -359,34 +381,59 @@ export async function resumeCommand(args: string[], o: CliOptions, load: GuestLo
       cwd = GUEST_WORKSPACE; // that directory is gone: start at the workspace root
     }
   }
-  const clock = new WallClock();
-  const s = await openSession(o, load, { persist: true, clock, sessionId: facts.sessionId, ...(cwd ? { cwd } : {}) });
-  const prepared = prepareResume(o.home, file);
+  // A rollout under the home is continued in place: its lock is taken before anything (the
+  // tail repair of prepareResume included) touches it. Another file is copied first, and the
+  // copy, new and unique, is locked once it exists.
+  let lock: RolloutLock | undefined;
+  const inPlace = rolloutInHome(o.home, file);
+  if (inPlace !== undefined) lock = acquireRolloutLock(inPlace, lockNote);
   try {
-    bindRollout(s, o.home, prepared.hostPath);
-    s.output.host({ type: 'session', session_id: facts.sessionId, rollout: prepared.hostPath, ...(prepared.copied ? { copied_from: file } : {}) });
-    // The rollout crosses as bytes beside the JSON (never escaped into it).
-    await s.driver.drive(s.driver.call('session.resume', { config: s.config, rollout: prepared.bytes }));
-  } catch (e) {
-    // A resume that failed leaves no copy of an outside rollout behind in <home>/sessions.
-    if (prepared.copied) {
+    const clock = new WallClock();
+    const s = await openSession(o, load, { persist: true, clock, sessionId: facts.sessionId, ...(cwd ? { cwd } : {}) });
+    return await redactingErrors(s.redact, async () => {
+      const prepared = prepareResume(o.home, file);
       try {
-        unlinkSync(prepared.hostPath);
-      } catch {
-        // already gone
+        lock ??= acquireRolloutLock(prepared.hostPath, lockNote);
+        bindRollout(s, o.home, prepared.hostPath);
+        s.output.host({ type: 'session', session_id: facts.sessionId, rollout: prepared.hostPath, ...(prepared.copied ? { copied_from: file } : {}) });
+        // The rollout crosses as bytes beside the JSON (never escaped into it).
+        await s.driver.drive(s.driver.call('session.resume', { config: s.config, rollout: prepared.bytes }));
+      } catch (e) {
+        // A resume that failed leaves no copy of an outside rollout behind in <home>/sessions.
+        if (prepared.copied) {
+          try {
+            unlinkSync(prepared.hostPath);
+          } catch {
+            // already gone
+          }
+        }
+        throw e;
       }
-    }
-    throw e;
-  }
-  const release = onInterrupt(s.driver);
-  try {
-    let status = 0;
-    if (prompt !== undefined) status = describeOutcome(await submit(s, prompt));
-    if (o.interactive || prompt === undefined) status = await repl(s);
-    return status;
+      const release = onInterrupt(s.driver);
+      try {
+        let status = 0;
+        if (prompt !== undefined) status = describeOutcome(s, await submit(s, prompt));
+        if (o.interactive || prompt === undefined) status = await repl(s);
+        return status;
+      } finally {
+        release();
+      }
+    });
   } finally {
-    release();
+    lock?.release();
   }
+}
+
+/** The real path of `file` when it lies under the home (resume continues it in place). */
+function rolloutInHome(home: string, file: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    throw new HostInputError(`${file}: cannot read the rollout`);
+  }
+  if (!existsSync(home)) return undefined;
+  return guestPathInHome(home, real) === undefined ? undefined : real;
 }
 
 // --- inspect / replay / serve-mock ------------------------------------------------------------

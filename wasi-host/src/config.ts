@@ -8,6 +8,8 @@
 //  - Host paths a user names (script `write`/`remove`, --cwd) are resolved on the host the way
 //    the OS will (sandbox.ts resolveHostPath, symlinks followed) and must stay inside the
 //    workspace's real path; anything else is a HostInputError, before any file is touched.
+//  - The API key is read from its environment variable once (apiKeyFromEnv) and trimmed there
+//    (a CR from a CRLF file is not part of it); no message ever quotes it.
 import { randomUUID } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
@@ -148,6 +150,21 @@ export function guestCwd(workspace: string, path: string | undefined, what: stri
   }
   if (!isDir) throw new HostInputError(`${what} ${path}: not a directory`);
   return segments.length === 0 ? GUEST_WORKSPACE : `${GUEST_WORKSPACE}/${segments.join('/')}`;
+}
+
+/**
+ * The API key in environment variable `name`, trimmed; undefined when unset or only whitespace.
+ * A key with a control or non-ASCII character left inside cannot go into an HTTP header: that
+ * is a HostInputError naming the variable and the position, never the key.
+ */
+export function apiKeyFromEnv(name: string, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+  const key = env[name]?.trim();
+  if (key === undefined || key === '') return undefined;
+  const bad = key.search(/[^\x20-\x7e]/);
+  if (bad >= 0) {
+    throw new HostInputError(`${name}: the API key has a control or non-ASCII character at position ${bad + 1}; it must be one line of printable ASCII`);
+  }
+  return key;
 }
 
 /** Flags that become engine config keys (undefined = not given). */

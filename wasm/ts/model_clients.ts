@@ -8,10 +8,14 @@
 //    split a character, the engine's SSE parser joins them). HTTP failures become
 //    `model_error{status, body, message}`, network failures and progress timeouts
 //    `model_error` without status; the engine classifies them (retryable or not) and runTurn
-//    backs off and retries.
-// Neither touches storage; an API key lives only in the client object the caller holds and is
-// replaced by `***` in every text this module hands on.
+//    backs off and retries. Redirects are never followed (`redirect: 'manual'`): a 3xx is a
+//    non-retryable `model_error` naming the location's origin, so neither the key nor an
+//    embedder's extra headers can travel to another origin.
+// Neither touches storage; an API key lives only in the client object the caller holds, is
+// trimmed where it enters, and is replaced by `***` (plain or JSON-escaped) in every text this
+// module hands on (secret_redaction.ts).
 import { AgentctxError } from './errors.js';
+import { normalizeApiKey, secretRedactor } from './secret_redaction.js';
 import type { ModelClient } from './driver.js';
 import type { ModelDelivery, ModelRequestEffect } from './protocol.js';
 import type { Caller, EngineMethods } from './types.js';
@@ -82,6 +86,7 @@ export interface OpenAIResponsesClientOptions {
   /**
    * Sent as `Authorization: Bearer <apiKey>` (Anthropic: `x-api-key`); never logged or stored. Required for the default
    * base URL; may be omitted for a compatible local server (`baseUrl`), then no header is sent.
+   * Leading and trailing whitespace (a CR from a CRLF file) is trimmed.
    */
   apiKey?: string;
   /**
@@ -100,10 +105,7 @@ export interface OpenAIResponsesClientOptions {
 /** Reads at most this much of an HTTP error body. */
 const MAX_ERROR_BODY = 64 * 1024;
 
-/** Replaces every occurrence of `secret` (when non-empty) with `***`. */
-export function redactSecret(text: string, secret: string | undefined): string {
-  return secret ? text.split(secret).join('***') : text;
-}
+export { redactSecret } from './secret_redaction.js';
 
 function errorText(e: unknown): string {
   if (!(e instanceof Error)) return String(e);
@@ -185,11 +187,32 @@ export function anthropicMessagesClient(options: OpenAIResponsesClientOptions): 
   }, options);
 }
 
-function httpModelClient(flavor: HttpFlavor, options: OpenAIResponsesClientOptions): ModelClient {
-  const apiKey = options.apiKey;
-  if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey === '')) {
-    throw new AgentctxError('invalid_input', `${flavor.client}: apiKey must be a non-empty string`);
+/**
+ * The `model_error` of a 3xx answer (fetch with `redirect: 'manual'`): non-retryable (a 3xx
+ * status), naming where it pointed. A browser hides that (an `opaqueredirect` with status 0).
+ */
+function redirectFailure(response: Response, url: string): { status: number; message: string } {
+  const advice = 'redirects are not followed; set the base URL to the final address';
+  if (response.type === 'opaqueredirect') {
+    return { status: 0, message: `the model endpoint redirected to an address the browser does not reveal — ${advice}` };
   }
+  const location = response.headers.get('location');
+  let target = 'no Location';
+  if (location !== null) {
+    try {
+      target = new URL(location, url).origin;
+    } catch {
+      target = 'an invalid Location';
+    }
+  }
+  return { status: response.status, message: `the model endpoint redirected (${response.status}) to ${target} — ${advice}` };
+}
+
+const isRedirect = (response: Response): boolean =>
+  response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+
+function httpModelClient(flavor: HttpFlavor, options: OpenAIResponsesClientOptions): ModelClient {
+  const apiKey = normalizeApiKey(options.apiKey, flavor.client);
   if (apiKey === undefined && options.baseUrl === undefined) {
     throw new AgentctxError('invalid_input', `${flavor.client} needs an apiKey (or a baseUrl of a local server)`);
   }
@@ -197,7 +220,7 @@ function httpModelClient(flavor: HttpFlavor, options: OpenAIResponsesClientOptio
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const extra = { ...flavor.fixedHeaders, ...(options.headers ?? {}) };
   const timeoutMs = options.timeoutMs;
-  const redact = (text: string): string => redactSecret(text, apiKey);
+  const redact = secretRedactor(apiKey);
 
   return {
     async *send(request: ModelRequestEffect, { signal }: { signal?: AbortSignal } = {}): AsyncGenerator<ModelDelivery> {
@@ -234,10 +257,16 @@ function httpModelClient(flavor: HttpFlavor, options: OpenAIResponsesClientOptio
         try {
           // The bytes as they are (a Uint8Array is a valid fetch body; lib.dom types want ArrayBuffer).
           const body = request.body as unknown as BodyInit;
-          response = await doFetch(url, { method: 'POST', headers, body, signal: controller.signal });
+          response = await doFetch(url, { method: 'POST', headers, body, signal: controller.signal, redirect: 'manual' });
         } catch (error) {
           if (signal?.aborted) throw error;
           yield failure(error);
+          return;
+        }
+        if (isRedirect(response)) {
+          await response.body?.cancel().catch(() => undefined);
+          const { status, message } = redirectFailure(response, url);
+          yield { type: 'model_error', request_id: request.id, status, body: '', message: redact(message) };
           return;
         }
         if (!response.ok) {

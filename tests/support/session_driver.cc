@@ -57,6 +57,15 @@ std::vector<JsonValue> SessionDriver::AnswerHeld(std::int64_t now_ms) {
 std::vector<std::string> SessionDriver::Answer(const HeldRequest& request, std::int64_t now_ms) {
   std::vector<std::string> out;
   const std::string now = ",\"now_ms\":" + std::to_string(now_ms) + "}";
+  if (fail) {
+    if (auto error = fail(request.endpoint, request.body)) {
+      out.push_back(Call("deliver", "{\"delivery\":{\"type\":\"model_error\",\"request_id\":" +
+                                        JsonString(request.id) +
+                                        ",\"status\":" + std::to_string(error->first) +
+                                        ",\"body\":" + JsonString(error->second) + "}" + now));
+      return out;
+    }
+  }
   std::optional<std::string> reply;
   if (respond) reply = respond(request.endpoint, request.body);
   if (!reply) {

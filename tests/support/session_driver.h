@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,7 @@ class SessionDriver {
   /// Submits and runs the turn to its end; returns every effect JSON produced along the way.
   std::vector<JsonValue> Submit(const std::string& text, std::int64_t now_ms);
   std::vector<JsonValue> Update(const std::string& delta_json, std::int64_t now_ms);
-  /// Manual compaction (SPEC §12.2), run to its end.
+  /// Manual compaction, run to its end.
   std::vector<JsonValue> Compact(std::int64_t now_ms);
   std::vector<JsonValue> Interrupt(std::int64_t now_ms);
   /// Answers the requests kept while `hold` was set (in order) and runs on.
@@ -49,6 +50,10 @@ class SessionDriver {
   /// Replaces the mock's answer when it returns a value: SSE text for `responses`, the JSON body
   /// for `responses/compact`. Arguments: endpoint, body.
   std::function<std::optional<std::string>(const std::string&, const std::string&)> respond;
+  /// An HTTP error instead of an answer when it returns a value: (status, body), delivered as a
+  /// `model_error`. Arguments: endpoint, body. Checked before `respond`.
+  std::function<std::optional<std::pair<int, std::string>>(const std::string&, const std::string&)>
+      fail;
   /// While set, model requests are recorded but left unanswered (see AnswerHeld).
   bool hold = false;
   struct HeldRequest {

@@ -237,6 +237,27 @@ struct WireTable<Provider> {
   };
 };
 
+/// A capability an endpoint may or may not have (`provider_features`); each is on automatically
+/// where docs/providers.md says, and turned off for the session when the endpoint refuses it.
+enum class ProviderFeature {
+  kCacheBreakpoints,  // explicit prompt-cache breakpoints
+  kCacheDiagnostics,  // the provider's own cache-miss reasons
+  kToolChanges,       // tool additions and removals inside the conversation
+  kSystemMessages,    // harness notices as mid-conversation system messages
+  kInbandCompaction,  // compaction inside an ordinary request
+  kPrewarm,           // prewarming the prompt cache
+  kPromptCacheKey,    // the `prompt_cache_key` field (Responses, Chat); on automatically for every
+                      // endpoint
+};
+template <>
+struct WireTable<ProviderFeature> {
+  static constexpr std::string_view kName = "ProviderFeature";
+  static constexpr std::array<std::string_view, 7> kValues = {
+      "cache_breakpoints", "cache_diagnostics", "tool_changes",     "system_messages",
+      "inband_compaction", "prewarm",           "prompt_cache_key",
+  };
+};
+
 /// How a pass's context fragments become messages in the Responses rendering.
 enum class PromptLayout {
   kPerFragment,  // one message per fragment, the default
@@ -308,16 +329,20 @@ enum class WarningCode {
                       // unknown call id; ignored
   kUnsupportedItem,   // an item (delivered, or in a rollout) agentctx cannot keep; dropped
   kSseParseError,     // an SSE event whose data is not a JSON object; skipped
-  kSseEventTooLarge,  // an SSE event past the size limit; skipped
-  kAgentsMdReadWarning,    // an AGENTS.md candidate could not be read; skipped
-  kAgentsMdTruncated,      // the AGENTS.md text was cut at the byte budget
-  kAgentsMdImportWarning,  // an `@import` in AGENTS.md could not be followed
-  kToolNameCollision,      // two tools advertise the same name; the later one is dropped
-  kStepLimit,              // the turn reached `max_steps_per_turn` and ended
-  kRolloutTornLine,        // the last rollout line is incomplete; skipped
-  kRolloutLineTooLarge,    // a rollout line over the 64 MiB limit; skipped (it stays in the file)
-  kRolloutDuplicateItem,   // a rollout item (same item id or call id) recorded twice since the last
-                           // compaction; the copy is skipped
+  kProviderFeatureRefused,  // the endpoint refused a request parameter of a provider feature (HTTP
+                            // 400 naming it): the feature is off for the rest of the session and
+                            // the request is sent again without it
+  kSseEventTooLarge,        // an SSE event past the size limit; skipped
+  kAgentsMdReadWarning,     // an AGENTS.md candidate could not be read; skipped
+  kAgentsMdTruncated,       // the AGENTS.md text was cut at the byte budget
+  kAgentsMdImportWarning,   // an `@import` in AGENTS.md could not be followed
+  kToolNameCollision,       // two tools advertise the same name; the later one is dropped
+  kStepLimit,               // the turn reached `max_steps_per_turn` and ended
+  kRolloutTornLine,         // the last rollout line is incomplete; skipped
+  kRolloutLineTooLarge,     // a rollout line over the 64 MiB limit; skipped (it stays in the file)
+  kRolloutBlankLine,  // blank (whitespace-only) rollout lines; skipped, one warning for all of them
+  kRolloutDuplicateItem,  // a rollout item (same item id or call id) recorded twice since the last
+                          // compaction; the copy is skipped
   kRolloutOutOfOrder,  // rollout history lines whose timestamps go backwards; applied in file order
   kWorldStatePatchWithoutFull,  // a rollout's world-state patch has no full snapshot before it
   kSnapshotRestoreFailed,       // a world-state snapshot in the rollout could not be restored
@@ -329,11 +354,12 @@ enum class WarningCode {
 template <>
 struct WireTable<WarningCode> {
   static constexpr std::string_view kName = "WarningCode";
-  static constexpr std::array<std::string_view, 20> kValues = {
+  static constexpr std::array<std::string_view, 22> kValues = {
       "unknown_config_key",
       "stale_delivery",
       "unsupported_item",
       "sse_parse_error",
+      "provider_feature_refused",
       "sse_event_too_large",
       "agents_md_read_warning",
       "agents_md_truncated",
@@ -342,6 +368,7 @@ struct WireTable<WarningCode> {
       "step_limit",
       "rollout_torn_line",
       "rollout_line_too_large",
+      "rollout_blank_line",
       "rollout_duplicate_item",
       "rollout_out_of_order",
       "world_state_patch_without_full",
@@ -426,7 +453,7 @@ std::string WireChoices() {
 }
 
 /// The top-level keys of the session config (others warn `unknown_config_key`).
-inline constexpr std::array<std::string_view, 27> kConfigKeys = {
+inline constexpr std::array<std::string_view, 29> kConfigKeys = {
     "session_id",
     "model",
     "developer_instructions",
@@ -449,6 +476,8 @@ inline constexpr std::array<std::string_view, 27> kConfigKeys = {
     "task_frontier",
     "context_budget",
     "provider",
+    "base_url",
+    "provider_features",
     "layout",
     "max_output_tokens",
     "anthropic",

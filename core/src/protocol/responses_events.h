@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Builders of the Responses events (SPEC §10) that the provider stream adapters emit
-// (chat_stream.h, anthropic_stream.h, issue 15): one definition of each shape the session reads.
-// Invariants: keys in the order the session and SPEC §8.5 use; items are raw (the session
+// Builders of the Responses events that the provider stream adapters emit
+// (provider/stream_adapter.h): one definition of each shape the session reads.
+// Invariants: keys in the canonical order the session uses; items are raw (the session
 // canonicalises them like any `response.output_item.done` item).
 #pragma once
 

@@ -61,12 +61,10 @@ struct ReplayOptions {
   /// finished explains its misses as `idle_past_ttl`.
   std::int64_t ttl_ms = 300000;
   ReplayPrices prices;
-  /// Whose cache rules and prices apply (issue 15): responses and chat → OpenAI's, anthropic →
-  /// Anthropic's (cached input read at 0.1 × input, cache writes at 1.25 × input — 2 × for those
-  /// recorded as 1 h writes, `cache_creation_1h_input_tokens` — no 128-token steps, the model's
-  /// minimum). Unset: Anthropic's when the rollout's usage reports cache
-  /// writes (`cache_creation_input_tokens`, as agentctx's Anthropic sessions record them), else
-  /// OpenAI's.
+  /// Whose cache rules and prices apply: the provider's pricing rule (CachePricingFor; see
+  /// docs/replay.md for each rule's read and write prices, blocks and minimums). Unset: the rule
+  /// of the providers that bill cache writes when the rollout's usage reports them
+  /// (`cache_creation_input_tokens`), else OpenAI's.
   std::optional<Provider> provider;
   /// Also return every reconstructed request's body (RolloutInspect's `dump`).
   bool dump_requests = false;
@@ -78,8 +76,8 @@ struct ReplayOptions {
 
 /// The options of `rollout.inspect` from its input object: `ttl_ms` (integer ≥ 0),
 /// `prices` {`input`,`cached_input`,`cache_write`,`output`} in USD per million tokens (decimal
-/// numbers, at most 6 fraction digits; ReadTypedPrices), `provider` (responses | chat |
-/// anthropic), `dump_requests` (bool), `requests` (bool: table_all_requests), `top`
+/// numbers, at most 6 fraction digits; ReadTypedPrices), `provider` (a Provider wire
+/// name), `dump_requests` (bool), `requests` (bool: table_all_requests), `top`
 /// (integer ≥ 0). Absent keys keep the defaults. Errors: kInvalidInput naming the key.
 Result<ReplayOptions> ReplayOptionsFromJson(const JsonValue& input);
 

@@ -5,7 +5,6 @@
 #include <map>
 #include <utility>
 
-#include "provider/anthropic/breakpoint_planner.h"
 #include "rollout/timestamp.h"
 
 namespace agentctx {
@@ -20,15 +19,15 @@ std::size_t CauseIndex(std::string_view name) {
   return kReplayCauses.size() - 1;  // an unknown break reason counts as a server miss
 }
 
-// The provider's cacheable part of a repeated prefix of `t` tokens: whole blocks of 128 from 1024
-// (OpenAI), or all of it (Anthropic caches up to its marks, not in blocks).
+// The provider's cacheable part of a repeated prefix of `t` tokens: whole blocks of 128 from 1024,
+// or all of it for a cache that reads up to its marks.
 std::uint64_t CacheableBy(CachePricing rule, std::uint64_t t) {
-  return rule == CachePricing::kAnthropic ? t : Cacheable(t);
+  return CachesWholePrefix(rule) ? t : Cacheable(t);
 }
 
 // The provider's minimum for `model`.
 std::uint64_t MinimumBy(CachePricing rule, std::string_view model) {
-  return rule == CachePricing::kAnthropic ? DefaultMinCacheableTokens(model) : kMinCacheableTokens;
+  return MinCacheableTokensOf(rule, model);
 }
 
 JsonValue Num(std::uint64_t v) { return JsonValue::Int(static_cast<std::int64_t>(v)); }
@@ -78,7 +77,7 @@ ReplayPricing ResolveReplayPricing(const ReplayOptions& options, bool usage_repo
   if (options.provider) {
     out.rule = CachePricingFor(*options.provider);
   } else if (usage_reports_cache_writes) {
-    out.rule = CachePricing::kAnthropic;
+    out.rule = kWriteBillingPricing;
   }
   out.prices = PricesFor(out.rule, options.prices);
   return out;
@@ -155,7 +154,7 @@ void AttributeCauses(const ReplayOptions& options, CachePricing rule,
 }
 
 JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPricing& pricing) {
-  const bool anthropic = pricing.rule == CachePricing::kAnthropic;
+  const bool bills_writes = BillsCacheWrites(pricing.rule);
   JsonValue out = JsonValue::Object();
   out.Set("request_id", JsonValue::String(r.request_id));
   out.Set("line", Num(r.line));
@@ -202,7 +201,7 @@ JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPricing& pricing
          {"input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens",
           "uncached_input_tokens", "new_input_tokens", "lost_tokens", "cause", "cause_section",
           "lost_tokens_by_cause", "gap_ms", "cost_usd", "lost_cost_usd"}) {
-      if (key != "cache_write_input_tokens" || anthropic) out.Set(key, JsonValue());
+      if (key != "cache_write_input_tokens" || bills_writes) out.Set(key, JsonValue());
     }
     return out;
   }
@@ -210,8 +209,8 @@ JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPricing& pricing
   std::uint64_t cached = Min(u.cached, u.input);
   out.Set("input_tokens", Num(u.input));
   out.Set("cached_input_tokens", Num(u.cached));
-  if (anthropic) out.Set("cache_write_input_tokens", Num(WritesOf(u)));
-  if (anthropic && OneHourWritesOf(u) > 0) {
+  if (bills_writes) out.Set("cache_write_input_tokens", Num(WritesOf(u)));
+  if (bills_writes && OneHourWritesOf(u) > 0) {
     out.Set("cache_write_1h_input_tokens", Num(OneHourWritesOf(u)));
   }
   out.Set("output_tokens", Num(u.output));
@@ -231,7 +230,7 @@ JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPricing& pricing
 
 JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const ReplayFacts& facts,
                             const ReplayOptions& options, const ReplayPricing& pricing) {
-  const bool anthropic = pricing.rule == CachePricing::kAnthropic;
+  const bool bills_writes = BillsCacheWrites(pricing.rule);
   const CachePrices& p = pricing.prices;
   std::uint64_t writes = 0, writes_1h = 0;
   std::uint64_t reconstructed = 0, usage_only = 0, with_usage = 0;
@@ -314,9 +313,9 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
   s.Set("requests_with_usage", Num(with_usage));
   s.Set("input_tokens", Num(total.input));
   s.Set("cached_input_tokens", Num(total.cached));
-  if (anthropic) s.Set("cache_write_input_tokens", Num(writes));
-  // Only when the usage split its writes by TTL (agentctx records Anthropic's split).
-  if (anthropic && writes_1h > 0) s.Set("cache_write_1h_input_tokens", Num(writes_1h));
+  if (bills_writes) s.Set("cache_write_input_tokens", Num(writes));
+  // Only when the usage split its writes by TTL (agentctx records the provider's split).
+  if (bills_writes && writes_1h > 0) s.Set("cache_write_1h_input_tokens", Num(writes_1h));
   s.Set("output_tokens", Num(total.output));
   s.Set("reasoning_output_tokens", Num(total.reasoning));
   s.Set("reported_cached_bp", Num(BasisPoints(total.cached, total.input)));
@@ -340,18 +339,18 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
     s.Set("usage_matches_rollout_total", JsonValue());
   }
   s.Set("ttl_ms", JsonValue::Int(options.ttl_ms));
-  if (anthropic) s.Set("pricing", JsonValue::String(std::string(CachePricingName(pricing.rule))));
+  if (bills_writes) s.Set("pricing", JsonValue::String(std::string(CachePricingName(pricing.rule))));
   JsonValue prices = JsonValue::Object();
   prices.Set("input", UsdPerMillion(p.input));
   prices.Set("cached_input", UsdPerMillion(p.cached));
-  if (anthropic) prices.Set("cache_write", UsdPerMillion(p.write_5m));
-  if (anthropic && writes_1h > 0) prices.Set("cache_write_1h", UsdPerMillion(p.write_1h));
+  if (bills_writes) prices.Set("cache_write", UsdPerMillion(p.write_5m));
+  if (bills_writes && writes_1h > 0) prices.Set("cache_write_1h", UsdPerMillion(p.write_1h));
   prices.Set("output", UsdPerMillion(p.output));
   s.Set("prices_per_million_usd", std::move(prices));
   JsonValue c = JsonValue::Object();
   c.Set("cached_input_usd", UsdNumber(cost.cached));
   c.Set("uncached_input_usd", UsdNumber(cost.uncached));
-  if (anthropic) c.Set("cache_write_extra_usd", UsdNumber(cost.write_extra));
+  if (bills_writes) c.Set("cache_write_extra_usd", UsdNumber(cost.write_extra));
   c.Set("output_usd", UsdNumber(cost.output));
   c.Set("total_usd", UsdNumber(cost.total()));
   c.Set("by_cause_usd", CausesJson(by_cause, p.input, true));

@@ -24,10 +24,11 @@
 //     when nothing was lost but some input was uncached, null when all was cached.
 // Σ over causes (new_input included) = U for every request, hence for the summary.
 // Costs: a token at price p (micro-USD per million) costs p picodollars, so sums are exact;
-// JSON shows them in USD as exact decimals (UsdNumber). Per provider (issue 15,
-// provider/cache/cache_pricing.h): cached tokens at the rule's read price, every uncached token at the
-// input price, plus Anthropic's cache writes at their premium (cache_write − input each); the
-// causes (tokens) are the same under both rules but for Anthropic's whole-prefix caching.
+// JSON shows them in USD as exact decimals (UsdNumber). Per provider's pricing rule
+// (provider/cache/cache_pricing.h): cached tokens at the rule's read price, every uncached token
+// at the input price, plus, where the rule bills cache writes, the writes at their premium
+// (cache_write − input each); the causes (tokens) are the same under every rule but for a cache
+// that reads the whole prefix up to its marks (CachesWholePrefix).
 #pragma once
 
 #include <array>
@@ -62,7 +63,7 @@ struct ReplayUsage {
   std::uint64_t cached = 0;
   std::uint64_t output = 0;
   std::uint64_t reasoning = 0;
-  std::uint64_t cache_write = 0;     ///< Anthropic's cache_creation_input_tokens (part of input)
+  std::uint64_t cache_write = 0;     ///< cache writes, where billed (part of input)
   std::uint64_t cache_write_1h = 0;  ///< of the writes, the 1 h ones (agentctx ≥ 0.1 records them)
 };
 
@@ -72,7 +73,7 @@ struct ReplayPricing {
   CachePrices prices;  ///< PricesFor(rule, options.prices)
 };
 
-/// The options' provider's rule, or — unset — Anthropic's when the usage reports cache writes.
+/// The options' provider's rule, or — unset — kWriteBillingPricing when the usage reports writes.
 ReplayPricing ResolveReplayPricing(const ReplayOptions& options, bool usage_reports_cache_writes);
 
 /// One request of the replay: reconstructed before a run of model output, or usage-only.
@@ -108,9 +109,9 @@ struct ReplayFacts {
   std::optional<ReplayUsage> rollout_total;  ///< the last total_token_usage, if any
 };
 
-/// Steps 1–5 above for every request with usage. Under Anthropic's rule a repeated prefix is
-/// cacheable whole (no 128-token steps: Cacheable(t) = t) and the minimum is the model's
-/// (provider/anthropic/breakpoint_planner.h DefaultMinCacheableTokens: 2048 for Haiku, else 1024).
+/// Steps 1–5 above for every request with usage. Under a rule that caches the whole prefix a
+/// repeated prefix is cacheable whole (no 128-token steps: Cacheable(t) = t) and the minimum is
+/// the model's (MinCacheableTokensOf).
 void AttributeCauses(const ReplayOptions& options, CachePricing rule,
                      std::vector<ReplayRequest>* requests);
 
@@ -124,8 +125,8 @@ void AttributeCauses(const ReplayOptions& options, CachePricing rule,
 /// prices, lost_cost_usd = its lost tokens at the uncached price;
 /// usage fields null without usage; predicted/ideal in tokens of the provider when usage is
 /// known (else the §9 byte estimates); `break.lost_tokens` = the client-side share.
-/// Under Anthropic's rule "cache_write_input_tokens" follows "cached_input_tokens" (null without
-/// usage), and cost_usd adds the cache-write premium.
+/// Under a rule that bills writes, "cache_write_input_tokens" follows "cached_input_tokens" (null
+/// without usage), and cost_usd adds the cache-write premium.
 JsonValue ReplayRequestJson(const ReplayRequest& request, const ReplayPricing& pricing);
 
 /// {"requests","reconstructed_requests","usage_only_requests","prompt_bytes",
@@ -144,8 +145,8 @@ JsonValue ReplayRequestJson(const ReplayRequest& request, const ReplayPricing& p
 /// Token sums are over requests with usage (usage-only ones included); prompt sums over
 /// reconstructed requests; lost_tokens_by_cause lists the causes with tokens, in
 /// kReplayCauses order, and adds up to uncached_input_tokens.
-/// Under Anthropic's rule (the OpenAI output is unchanged): "cache_write_input_tokens" after
-/// "cached_input_tokens"; "pricing":"anthropic" before the prices; the prices' cached_input is
+/// Under a rule that bills writes (other output unchanged): "cache_write_input_tokens" after
+/// "cached_input_tokens"; "pricing":<the rule's name> before the prices; the prices' cached_input is
 /// the read price, "cache_write" follows it; the cost adds "cache_write_extra_usd" after
 /// uncached_input_usd (the writes' premium over the input price, which uncached_input_usd
 /// already counts them at) and total_usd includes it.

@@ -14,7 +14,7 @@
 //     cross-checked against that growth: a disagreement warns `usage_total_mismatch` once (a
 //     total that shrinks is a reset, not a disagreement). Without a total (agentctx rollouts)
 //     every event is one response. The last total is the rollout's own total.
-// Usage objects may carry `cache_creation_input_tokens` (Anthropic's cache writes, issue 15) and
+// Usage objects may carry `cache_creation_input_tokens` (cache writes, where billed) and
 // `cache_creation_1h_input_tokens` (those of them written for 1 h).
 // Invariants: counts are uint64; negative or missing counts read as 0.
 #pragma once
@@ -48,7 +48,7 @@ class UsageReader {
   /// The rollout's own running total at its last usage line, if that line records one.
   const std::optional<ReplayUsage>& rollout_total() const { return total_; }
   /// Whether a usage read so far reports cache writes (`cache_creation_input_tokens`, even 0):
-  /// Anthropic's usage, as agentctx's Anthropic sessions record it.
+  /// the usage of a provider that bills writes, as agentctx records it.
   bool reports_cache_writes() const { return cache_writes_; }
   /// usage_total_mismatch (at most one).
   const std::vector<Warning>& warnings() const { return warnings_; }

@@ -133,6 +133,10 @@ ResumeState BuildResumeState(const ParsedRollout& rollout, const CompactionRebui
         if (auto ts = record.line.GetString("timestamp")) {
           if (auto ms = ParseTimestamp(*ts)) state.last_request_ms = *ms;
         }
+      } else if (kind == "provider_feature_refused") {
+        if (auto feature = payload->GetString("feature")) {
+          state.refused_features.emplace_back(*feature);
+        }
       } else if (kind == "task_started") {
         task_started += 1;
         if (auto t = payload->GetString("turn_id")) {

@@ -67,6 +67,8 @@ struct ResumeState {
   /// Timestamp of the newest `event_msg cache_report` line (one per model request; ours:
   /// warmth-aware compaction); none without one or when unparsable.
   std::optional<std::int64_t> last_request_ms;
+  /// Wire names of the provider features the endpoint refused (provider_feature_refused lines).
+  std::vector<std::string> refused_features;
   std::vector<UnrebuiltCompaction> unrebuilt_compactions;
   std::vector<Warning> warnings;  ///< rollout_torn_line, world_state_patch_without_full, …
 };

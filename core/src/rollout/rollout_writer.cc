@@ -171,6 +171,14 @@ std::string CacheReportLine(std::int64_t now_ms, const JsonValue& report) {
   return EventLine(now_ms, p);
 }
 
+std::string ProviderFeatureRefusedLine(std::int64_t now_ms, std::string_view feature,
+                                       std::string_view message) {
+  JsonValue p = EventPayload("provider_feature_refused");
+  p.Set("feature", JsonValue::String(std::string(feature)));
+  p.Set("message", JsonValue::String(std::string(message)));
+  return EventLine(now_ms, p);
+}
+
 std::string ContextCompactedLine(std::int64_t now_ms) {
   return EventLine(now_ms, EventPayload("context_compacted"));
 }

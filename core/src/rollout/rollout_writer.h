@@ -80,7 +80,7 @@ struct TokenUsageFields {
   std::uint64_t output_tokens = 0;
   std::uint64_t reasoning_output_tokens = 0;
   std::uint64_t total_tokens = 0;
-  /// Anthropic's cache writes (issue 15), when the provider reports them.
+  /// Cache writes, when the provider reports them (a provider that bills writes).
   std::optional<std::uint64_t> cache_creation_input_tokens;
   /// Of those, the 1 h writes, when the provider splits its writes by TTL.
   std::optional<std::uint64_t> cache_creation_1h_input_tokens;
@@ -97,6 +97,10 @@ std::string ContextCompactedLine(std::int64_t now_ms);
 std::string TurnAbortedLine(std::int64_t now_ms, std::string_view turn_id, std::string_view reason);
 std::string TaskCompleteLine(std::int64_t now_ms, std::string_view turn_id,
                              std::optional<std::string_view> last_agent_message);
+/// `event_msg` provider_feature_refused {feature, message}: the endpoint refused the feature's
+/// parameter; a resume keeps it off.
+std::string ProviderFeatureRefusedLine(std::int64_t now_ms, std::string_view feature,
+                                       std::string_view message);
 std::string WarningLine(std::int64_t now_ms, std::string_view code, std::string_view message);
 
 }  // namespace agentctx

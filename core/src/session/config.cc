@@ -291,6 +291,27 @@ Result<void> ParseProviderKeys(const JsonValue& raw, SessionConfig* c) {
     ACTX_TRY_VOID(ReadOptInt(*a, "min_cacheable_tokens", "anthropic.min_cacheable_tokens",
                              &c->anthropic.min_cacheable_tokens));
   }
+  ACTX_TRY_VOID(ReadOptString(raw, "base_url", "base_url", &c->base_url));
+  ACTX_TRY(const JsonValue* features, ObjectOrNull(raw, "provider_features", "provider_features"));
+  if (features != nullptr) {
+    for (std::size_t i = 0; i < kProviderFeatureCount; ++i) {
+      const auto f = static_cast<ProviderFeature>(i);
+      const std::string_view name = ToWire(f);
+      const JsonValue* v = features->Find(name);
+      if (v == nullptr || v->is_null()) continue;
+      if (!v->is_bool()) {
+        return Invalid("provider_features." + std::string(name) + " must be a boolean or null");
+      }
+      c->provider_features[f] = v->bool_value();
+    }
+    for (const auto& m : features->members()) {
+      if (!FromWire<ProviderFeature>(m.key)) {
+        return Invalid("provider_features." + m.key + " is not a provider feature (" +
+                       "cache_breakpoints, cache_diagnostics, tool_changes, system_messages, " +
+                       "inband_compaction, prewarm, prompt_cache_key)");
+      }
+    }
+  }
   ACTX_TRY(const JsonValue* chat, ObjectOrNull(raw, "chat", "chat"));
   if (chat != nullptr) {
     ACTX_TRY_VOID(
@@ -344,6 +365,15 @@ Result<SessionConfig> ParseSessionConfig(const JsonValue& raw, std::vector<Warni
   }
   c.raw = raw;
   return c;
+}
+
+DialectOptions SessionConfig::DialectSettings() const {
+  DialectOptions options;
+  if (anthropic.min_cacheable_tokens) {
+    options.min_cacheable_tokens = static_cast<std::uint64_t>(*anthropic.min_cacheable_tokens);
+  }
+  options.stable_ttl = anthropic.cache_ttl;
+  return options;
 }
 
 }  // namespace agentctx

@@ -15,7 +15,7 @@
 #include "agentctx/result.h"
 #include "agentctx/wire_enums.h"
 #include "agents_md/types.h"
-#include "provider/provider.h"
+#include "provider/dialect.h"
 #include "protocol/host_tool.h"
 #include "protocol/json_value.h"
 #include "protocol/warning.h"
@@ -126,11 +126,17 @@ struct SessionConfig {
   std::optional<std::int64_t> max_output_tokens;
   AnthropicConfig anthropic;
   ChatConfig chat;
+  // What the endpoint can do (provider/features.h): the host's base URL when it is not the
+  // provider's official one, and the config's `provider_features` (nullopt = automatic).
+  std::optional<std::string> base_url;
+  FeatureRequests provider_features;
 
   JsonValue raw;  // the JSON this config was parsed from
 
   /// The configured prompt_cache_key, else the session id (SPEC §8.1).
   const std::string& CacheKey() const { return prompt_cache_key ? *prompt_cache_key : session_id; }
+  /// The settings the session's dialect renders with.
+  DialectOptions DialectSettings() const;
 };
 
 /// Parses and validates a whole config (SPEC §2.2). Unknown top-level keys add one

@@ -8,6 +8,37 @@
 #include "session/session_inputs.h"
 
 namespace agentctx {
+namespace {
+
+// A cwd that an update sets or changes must be an existing directory in its environment's
+// FileSystem, as the CLI requires of --cwd: otherwise invalid_config naming the path, and the
+// update changes nothing. Cwds the update leaves alone are not checked again (a directory
+// removed since the session started does not block other changes).
+Result<void> CheckChangedCwds(const SessionConfig& before, const SessionConfig& next,
+                              const FileSystemMap& fs) {
+  for (std::size_t i = 0; i < next.environments.size(); ++i) {
+    const EnvironmentConfig& env = next.environments[i];
+    if (i < before.environments.size() && before.environments[i].cwd == env.cwd &&
+        before.environments[i].fs == env.fs) {
+      continue;
+    }
+    auto it = fs.find(env.fs);
+    if (it == fs.end()) continue;  // CheckFileSystems reports it
+    const std::string where = "environments[" + std::to_string(i) + "].cwd " + env.cwd;
+    auto stat = it->second->Stat(env.cwd);
+    if (!stat) {
+      return Fail(ErrorCode::kInvalidConfig,
+                  where + " does not exist in FileSystem " + env.fs + " (" +
+                      std::string(ErrorCodeName(stat.error().code)) + ")");
+    }
+    if (stat->kind != FileKind::kDir) {
+      return Fail(ErrorCode::kInvalidConfig, where + " is not a directory");
+    }
+  }
+  return {};
+}
+
+}  // namespace
 
 Result<std::unique_ptr<Session>> Session::Create(SessionConfig config, FileSystemMap fs,
                                                  std::int64_t now_ms, EffectSink* sink) {
@@ -15,6 +46,7 @@ Result<std::unique_ptr<Session>> Session::Create(SessionConfig config, FileSyste
   ACTX_TRY_VOID(CheckFileSystems(config, fs));
   std::unique_ptr<Session> s(new Session());
   s->config_ = std::move(config);
+  s->dialect_ = MakeDialect(s->config_.provider);
   s->fs_ = std::move(fs);
   s->now_ms_ = now_ms < 0 ? 0 : now_ms;
   s->RebuildTools();
@@ -36,14 +68,7 @@ Result<void> Session::Submit(const SubmitInput& input, std::int64_t now_ms, Effe
   }
   JsonValue user_message = UserInputMessage(input.text, input.images);
   Advance(now_ms);
-  ++turn_counter_;
-  turn_id_ = input.turn_id ? *input.turn_id : "turn-" + std::to_string(turn_counter_);
-  steps_in_turn_ = 0;
-  last_agent_message_.reset();
-  sink->Persist(TaskStartedLine(now_ms_, turn_id_));
-  JsonValue started = MakeEvent("turn_started");
-  started.Set("turn_id", JsonValue::String(turn_id_));
-  sink->Event(std::move(started));
+  BeginTurn(input.turn_id, sink);
   // SPEC §12.2 pre-turn: compact before the turn's context and input are recorded.
   if (auto trigger = PreTurnTrigger()) {
     BeginCompaction(std::move(*trigger), std::move(user_message), sink);
@@ -53,13 +78,26 @@ Result<void> Session::Submit(const SubmitInput& input, std::int64_t now_ms, Effe
   return {};
 }
 
+void Session::BeginTurn(const std::optional<std::string>& turn_id, EffectSink* sink) {
+  ++turn_counter_;
+  turn_id_ = turn_id ? *turn_id : "turn-" + std::to_string(turn_counter_);
+  steps_in_turn_ = 0;
+  last_agent_message_.reset();
+  sink->Persist(TaskStartedLine(now_ms_, turn_id_));
+  JsonValue started = MakeEvent("turn_started");
+  started.Set("turn_id", JsonValue::String(turn_id_));
+  sink->Event(std::move(started));
+}
+
 Result<void> Session::Update(const JsonValue& delta, std::int64_t now_ms, EffectSink* sink) {
   std::vector<Warning> warnings;
   ACTX_TRY(SessionConfig next, ApplyConfigDelta(config_, delta, &warnings));
   ACTX_TRY_VOID(CheckFileSystems(next, fs_));
+  ACTX_TRY_VOID(CheckChangedCwds(config_, next, fs_));
   Advance(now_ms);
   // Takes effect at the next step boundary: requests already built are never altered.
   if (next.model.slug != config_.model.slug) compaction_stalled_ = false;  // SPEC §12.5
+  if (next.provider != config_.provider) dialect_ = MakeDialect(next.provider);
   config_ = std::move(next);
   RebuildTools();
   for (const auto& w : warnings) sink->Warning(w.code, w.message);
@@ -97,8 +135,7 @@ Result<void> Session::Retry(std::string_view request_id, std::int64_t now_ms, Ef
   Advance(now_ms);
   request_->attempt += 1;
   request_->parser = SseParser();
-  request_->chat_stream = ChatStreamAdapter();
-  request_->anthropic_stream = AnthropicStreamAdapter();
+  request_->stream = request_->dialect->NewStream();
   request_->output_items.clear();
   request_->terminal = false;
   last_completed_request_.clear();  // attempt 2's stream must end with a terminal event again

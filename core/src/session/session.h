@@ -33,19 +33,14 @@
 #include "agentctx/result.h"
 #include "agents_md/manager.h"
 #include "compaction/warmth.h"
-#include "provider/anthropic/anthropic_body.h"
-#include "provider/responses/body_builder.h"
 #include "provider/cache/cache_explainer.h"
-#include "provider/chat/chat_body.h"
+#include "provider/dialect.h"
 #include "prompt/for_prompt.h"
 #include "prompt/prompt_view.h"
-#include "provider/responses/request_body.h"
 #include "prompt/tool_list.h"
 #include "protocol/items.h"
 #include "protocol/sse_parser.h"
 #include "protocol/task_frontier.h"
-#include "provider/anthropic/anthropic_stream.h"
-#include "provider/chat/chat_stream.h"
 #include "session/config.h"
 #include "session/effects.h"
 #include "session/session_inputs.h"
@@ -86,8 +81,8 @@ class Session {
   JsonValue InstructionSources() const;
   JsonValue AgentsInspect() const;
   Result<std::string> PromptPreview() const;
-  /// `inspect` format `breakpoints` (issue 15): the provider and the Anthropic breakpoint plan
-  /// of the next request (what an `anthropic` session would mark).
+  /// `inspect` format `breakpoints`: the provider and the mark plan of the next request as a
+  /// provider that caches at marks would place it (PreviewCacheMarks).
   JsonValue BreakpointsInspect() const;
   /// The explainer's summary (SPEC §9), plus (ours) `compaction_decisions` when a cold-cache
   /// compaction happened (session_warmth.cc).
@@ -102,15 +97,20 @@ class Session {
     std::string id;
     std::string purpose;
     std::string endpoint;
-    std::string owned_body;  // compaction bodies; turn bodies live in body_builder_
-    std::string_view body;   // the bytes sent (owned_body or body_builder_'s buffer)
+    std::string owned_body;  // one-off bodies; turn bodies live in the dialect's builder
+    std::string_view body;   // the bytes sent (owned_body or the dialect's turn buffer)
     std::int64_t attempt = 1;
     SseParser parser;
-    ChatStreamAdapter chat_stream;  // provider chat: chunks → Responses events (issue 15)
-    AnthropicStreamAdapter anthropic_stream;  // provider anthropic: events → Responses events
+    // The dialect that rendered the request (kept alive for `body` and retries even if the
+    // provider changes meanwhile) and its stream adapter for this attempt (null: Responses).
+    std::shared_ptr<Dialect> dialect;
+    std::unique_ptr<StreamAdapter> stream;
+    ProviderFeatures features;          // the features its body uses
+    bool resent_after_refusal = false;  // a second refusal is an ordinary error
     std::vector<JsonValue> output_items;
     bool terminal = false;
     bool dropped_oversized_event = false;  // sse_event_too_large: the stream cannot complete
+    std::uint64_t streamed_bytes = 0;      // `sse` bytes of this attempt (response_limits.h)
   };
 
   // One compaction in progress (SPEC §12.2–§12.4).
@@ -148,25 +148,24 @@ class Session {
   /// compaction) and the session config; `items` must outlive the returned params.
   BodyParams BodyParamsFor(const ModelConfig& model, const std::vector<std::string_view>* items,
                            bool compaction) const;
+  /// The body of a one-off request for `prompt` (PromptPreview).
   std::string BuildBody(const std::vector<PromptItem>& prompt, bool compaction) const;
   /// The explainer's item segments of a for_prompt view (bytes, origin, serial).
   std::vector<ItemSegment> ItemSegmentsOf(const std::vector<PromptItem>& prompt) const;
-  /// Provider chat/anthropic (issue 15): renders the body with the session's builder and
-  /// replaces `segments`' instructions, tools and items with the provider's rendering.
-  std::string_view BuildProviderBody(const BodyParams& params,
-                                     const std::vector<ItemSegment>& items,
-                                     PromptSegments* segments);
-  AnthropicCacheOptions AnthropicOptions() const;
+  /// The provider features of a request for `model` now (config, endpoint, refusals).
+  ProviderFeatures FeaturesFor(const ModelConfig& model) const;
+  /// The endpoint refused `feature` (HTTP 400 naming its parameter) for the pending request:
+  /// off for the rest of the session, one provider_feature_refused warning, persisted, and the
+  /// request sent again without it.
+  void RefuseFeature(ProviderFeature feature, std::string_view server_message, EffectSink* sink);
   /// Events of one framed SSE event for the pending request, in the Responses language.
   void HandleProviderEvent(const JsonValue& event, EffectSink* sink);
   void PersistTurnContext(EffectSink* sink, bool force = false);
-  /// Explains `segments` (cache_report persisted + event) and emits the model_request whose
-  /// body is `built_body` (a view of body_builder_) when non-empty, else `owned_body`. With an
-  /// Anthropic `plan`, the explainer predicts by its marks and the report carries the plan.
-  void SendRequest(std::string id, std::string_view purpose, std::string_view endpoint,
-                   std::string owned_body, std::string_view built_body,
-                   const PromptSegments& segments, EffectSink* sink,
-                   const BreakpointPlan* plan = nullptr);
+  /// Explains `request` (cache_report persisted + event; with marks, the explainer predicts by
+  /// them and the report carries the plan) and emits its model_request. `owned_body` holds the
+  /// bytes of a one-off request (moved into the pending request; `request.body` views it).
+  void SendRequest(std::string id, std::string_view purpose, const RenderedRequest& request,
+                   std::string owned_body, EffectSink* sink);
   /// History was replaced (compaction, resume): new epoch, serials for unnumbered items.
   void HistoryReplaced();
   std::string NextRequestId();
@@ -220,6 +219,9 @@ class Session {
   void NoteRequestIssued() { last_request_ms_ = now_ms_; }
 
   // session.cc
+  /// A new turn (submit or manual compaction): its id (default `turn-<n>`), task_started and
+  /// turn_started.
+  void BeginTurn(const std::optional<std::string>& turn_id, EffectSink* sink);
   void Record(JsonValue canonical_item, std::string origin, EffectSink* sink);
   void EndTurn(std::string_view reason, EffectSink* sink);
   FileSystem* PrimaryFileSystem() const;
@@ -233,12 +235,11 @@ class Session {
   std::uint64_t history_epoch_ = 0;  // bumped when history is replaced, not appended to
   std::uint64_t last_serial_ = 0;    // RecordedItem::serial of the newest item
   mutable PromptItemCache prompt_cache_;
-  PromptView prompt_view_;                  // for_prompt(history_), kept incrementally
-  ResponsesBodyBuilder body_builder_;       // the turn request body, extended in place
-  ChatBodyBuilder chat_builder_;            // provider chat (issue 15)
-  AnthropicBodyBuilder anthropic_builder_;  // provider anthropic (issue 15)
-  std::string instructions_source_;         // the instructions that instructions_json_ escapes
-  std::string instructions_json_;           // J(instructions) for the explainer (SPEC §9)
+  PromptView prompt_view_;  // for_prompt(history_), kept incrementally
+  // The provider's dialect (renders bodies, reads streams and errors); replaced only when the
+  // provider changes.
+  std::shared_ptr<Dialect> dialect_;
+  PerFeature<bool> refused_features_;  // features the endpoint refused (persisted)
   AgentsMdManager agents_;
   std::optional<JsonValue> baseline_;
   ToolList tools_;             // the current tool set (config)

@@ -34,7 +34,6 @@
 #include "compaction/stall_guard.h"
 #include "compaction/summary_request.h"
 #include "compaction/token_accounting.h"
-#include "provider/responses/request_body.h"
 #include "rollout/rollout_writer.h"
 #include "session/session.h"
 #include "session/session_inputs.h"
@@ -88,14 +87,7 @@ Result<void> Session::Compact(const std::optional<std::string>& turn_id, std::in
     return Fail(ErrorCode::kTurnInProgress, "a turn is already in progress");
   }
   Advance(now_ms);
-  ++turn_counter_;
-  turn_id_ = turn_id ? *turn_id : "turn-" + std::to_string(turn_counter_);
-  steps_in_turn_ = 0;
-  last_agent_message_.reset();
-  sink->Persist(TaskStartedLine(now_ms_, turn_id_));
-  JsonValue started = MakeEvent("turn_started");
-  started.Set("turn_id", JsonValue::String(turn_id_));
-  sink->Event(std::move(started));
+  BeginTurn(turn_id, sink);
   BeginCompaction(std::string(kManual), std::nullopt, sink);
   return {};
 }
@@ -207,36 +199,27 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
     }
   }
 
-  BodyParams params = BodyParamsFor(run.model, &bytes, local);
-  if (config_.provider != Provider::kResponses) {
-    // Issue 15: a local compaction rendered for the session's provider (remote compaction
-    // needs `responses`, config.cc refuses it otherwise).
-    std::vector<ItemSegment> items;
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-      items.push_back(ItemSegment{bytes[i], origins[i], i < serials.size() ? serials[i] : 0});
-    }
-    PromptSegments provider_segments;
-    provider_segments.model = run.model.slug;  // no cache_key: the body carries none
-    std::string built(BuildProviderBody(params, items, &provider_segments));
-    NoteRequestIssued();
-    SendRequest(NextRequestId(), "compact", ProviderEndpoint(config_.provider), std::move(built),
-                std::string_view(), provider_segments, sink,
-                config_.provider == Provider::kAnthropic ? &anthropic_builder_.plan() : nullptr);
+  // One-off items for the dialect: local ones keep their serials (their bytes are the history
+  // items'), remote ones have none (trimmed outputs replace some bytes).
+  std::vector<ItemSegment> items;
+  items.reserve(bytes.size());
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    items.push_back(ItemSegment{bytes[i], origins[i], i < serials.size() ? serials[i] : 0});
+  }
+  BodyParams params = BodyParamsFor(run.model, nullptr, local);
+  std::string body;
+  std::optional<RenderedRequest> request;
+  if (local) {
+    request = dialect_->RenderOnce(params, items, config_.DialectSettings(), now_ms_, &body);
+  } else {
+    request = dialect_->RenderRemoteCompaction(params, items, &body);
+  }
+  if (!request) {  // the session config refuses remote compaction where the API has none
+    FailCompaction("invalid_config", "this provider has no remote compaction", sink);
     return;
   }
-  std::string body = local ? BuildResponsesBody(params) : BuildCompactBody(params);
-
-  PromptSegments segments;
-  segments.model = run.model.slug;
-  segments.cache_key = config_.CacheKey();
-  segments.instructions_bytes = instructions_bytes;
-  segments.tools_bytes = advertised_tools_.array_bytes;
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    segments.items.push_back(ItemSegment{bytes[i], origins[i]});
-  }
   NoteRequestIssued();
-  SendRequest(NextRequestId(), "compact", local ? "responses" : "responses/compact",
-              std::move(body), std::string_view(), segments, sink);
+  SendRequest(NextRequestId(), "compact", *request, std::move(body), sink);
 }
 
 bool Session::RetryTrimmedCompaction(EffectSink* sink) {

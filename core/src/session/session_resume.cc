@@ -31,6 +31,7 @@ Result<std::unique_ptr<Session>> Session::Resume(SessionConfig parsed,
   }
   std::unique_ptr<Session> s(new Session());
   s->config_ = std::move(parsed);
+  s->dialect_ = MakeDialect(s->config_.provider);
   s->fs_ = std::move(fs);
   s->now_ms_ = now_ms < 0 ? 0 : now_ms;
   s->RebuildTools();
@@ -40,6 +41,9 @@ Result<std::unique_ptr<Session>> Session::Resume(SessionConfig parsed,
   s->baseline_ = std::move(state.baseline);
   s->RestoreFrontier(state.latest_snapshot);    // issue 16: kept across compactions
   s->last_request_ms_ = state.last_request_ms;  // issue 16: warmth-aware compaction
+  for (const std::string& name : state.refused_features) {
+    if (auto f = FromWire<ProviderFeature>(name)) s->refused_features_[*f] = true;
+  }
   if (state.turn_context) {
     if (auto model = state.turn_context->GetString("model")) {
       s->previous_turn_model_ = *model;

@@ -4,7 +4,6 @@
 // from cached item bytes and explained (SPEC §8.4, §9).
 #include <algorithm>
 
-#include "provider/responses/request_body.h"
 #include "protocol/merge_patch.h"
 #include "rollout/rollout_writer.h"
 #include "session/session.h"
@@ -155,6 +154,7 @@ BodyParams Session::BodyParamsFor(const ModelConfig& model,
   if (config_.verbosity) params.verbosity = ToWire(*config_.verbosity);
   params.max_output_tokens = config_.max_output_tokens;
   params.chat_developer_role = config_.chat.developer_role;
+  params.features = FeaturesFor(model);
   return params;
 }
 
@@ -170,53 +170,22 @@ std::vector<ItemSegment> Session::ItemSegmentsOf(const std::vector<PromptItem>& 
   return items;
 }
 
-AnthropicCacheOptions Session::AnthropicOptions() const {
-  AnthropicCacheOptions options;
-  options.min_cacheable_tokens =
-      config_.anthropic.min_cacheable_tokens
-          ? static_cast<std::uint64_t>(*config_.anthropic.min_cacheable_tokens)
-          : DefaultMinCacheableTokens(config_.model.slug);
-  options.stable_ttl = config_.anthropic.cache_ttl;
-  return options;
-}
-
-std::string_view Session::BuildProviderBody(const BodyParams& params,
-                                            const std::vector<ItemSegment>& items,
-                                            PromptSegments* segments) {
-  if (config_.provider == Provider::kAnthropic) {
-    return anthropic_builder_.Build(params, items, AnthropicOptions(), segments);
-  }
-  return chat_builder_.Build(params, items, segments);
-}
-
 JsonValue Session::BreakpointsInspect() const {
   std::vector<PromptItem> prompt =
       ForPrompt(history_, config_.model.supports_images, &prompt_cache_);
-  AnthropicBodyBuilder builder;
-  builder.Build(BodyParamsFor(config_.model, nullptr, false), ItemSegmentsOf(prompt),
-                AnthropicOptions(), nullptr);
+  JsonValue preview = PreviewCacheMarks(BodyParamsFor(config_.model, nullptr, false),
+                                        ItemSegmentsOf(prompt), config_.DialectSettings());
   JsonValue out = JsonValue::Object();
   out.Set("provider", JsonValue::String(std::string(ToWire(config_.provider))));
-  out.Set("min_cacheable_tokens",
-          JsonValue::Int(static_cast<std::int64_t>(AnthropicOptions().min_cacheable_tokens)));
-  out.Set("breakpoints", BreakpointPlanToJson(builder.plan()));
+  for (auto& m : preview.members()) out.Set(m.key, m.value);
   return out;
 }
 
 std::string Session::BuildBody(const std::vector<PromptItem>& prompt, bool compaction) const {
-  std::vector<std::string_view> items;
-  items.reserve(prompt.size());
-  for (const auto& p : prompt) items.push_back(*p.bytes);
-  BodyParams params = BodyParamsFor(config_.model, &items, compaction);
-  if (config_.provider == Provider::kChat) {
-    ChatBodyBuilder builder;
-    return std::string(builder.Build(params, ItemSegmentsOf(prompt), nullptr));
-  }
-  if (config_.provider == Provider::kAnthropic) {
-    AnthropicBodyBuilder builder;
-    return std::string(builder.Build(params, ItemSegmentsOf(prompt), AnthropicOptions(), nullptr));
-  }
-  return BuildResponsesBody(params);
+  std::string body;
+  dialect_->RenderOnce(BodyParamsFor(config_.model, nullptr, compaction), ItemSegmentsOf(prompt),
+                       config_.DialectSettings(), now_ms_, &body);
+  return body;
 }
 
 Result<std::string> Session::PromptPreview() const {
@@ -239,51 +208,49 @@ void Session::IssueRequest(EffectSink* sink) {
   std::string id = NextRequestId();
   const std::vector<PromptItem>& prompt =
       prompt_view_.Update(history_, history_epoch_, config_.model.supports_images, &prompt_cache_);
-  if (config_.provider != Provider::kResponses) {
-    // Issue 15: the same items rendered for Chat Completions or Anthropic Messages; the
-    // explainer sees the provider's rendering.
-    PromptSegments segments;
-    segments.model = config_.model.slug;  // no cache_key: these bodies carry none to change
-    std::string_view body = BuildProviderBody(BodyParamsFor(config_.model, nullptr, false),
-                                              ItemSegmentsOf(prompt), &segments);
-    SendRequest(std::move(id), "turn", ProviderEndpoint(config_.provider), std::string(), body,
-                segments, sink,
-                config_.provider == Provider::kAnthropic ? &anthropic_builder_.plan() : nullptr);
-    return;
-  }
-  std::string_view body = body_builder_.Build(BodyParamsFor(config_.model, nullptr, false), prompt,
-                                              prompt_view_.stable_prefix());
-
-  // Explain the request against the previous one (SPEC §9) from the same cached pieces.
-  // J(instructions), escaped again only when the instructions change (often kilobytes).
-  if (config_.model.instructions != instructions_source_) {
-    instructions_source_ = config_.model.instructions;
-    instructions_json_ =
-        instructions_source_.empty() ? std::string() : JsonString(instructions_source_);
-  }
-  PromptSegments segments;
-  segments.model = config_.model.slug;
-  segments.cache_key = config_.CacheKey();
-  segments.instructions_bytes = instructions_json_;
-  segments.tools_bytes = advertised_tools_.array_bytes;
-  segments.items = ItemSegmentsOf(prompt);
-  SendRequest(std::move(id), "turn", "responses", std::string(), body, segments, sink);
+  RenderedRequest request = dialect_->RenderTurn(
+      BodyParamsFor(config_.model, nullptr, false), prompt, prompt_view_.stable_prefix(),
+      ItemSegmentsOf(prompt), config_.DialectSettings(), now_ms_);
+  SendRequest(std::move(id), "turn", request, std::string(), sink);
 }
 
-void Session::SendRequest(std::string id, std::string_view purpose, std::string_view endpoint,
-                          std::string owned_body, std::string_view built_body,
-                          const PromptSegments& segments, EffectSink* sink,
-                          const BreakpointPlan* plan) {
-  JsonValue report;
-  if (plan == nullptr) {
-    report = explainer_.ExplainJson(id, segments);
+ProviderFeatures Session::FeaturesFor(const ModelConfig& model) const {
+  return dialect_->ResolveFeatures(config_.provider_features, model.slug,
+                                   dialect_->IsOfficial(config_.base_url), refused_features_);
+}
+
+void Session::RefuseFeature(ProviderFeature feature, std::string_view server_message,
+                            EffectSink* sink) {
+  refused_features_[feature] = true;
+  const std::string name(ToWire(feature));
+  std::string message = "the endpoint refused provider feature " + name + " (" +
+                        std::string(server_message) +
+                        "); it is off for the rest of the session and the request is sent again "
+                        "without it";
+  sink->Warning(WarningCode::kProviderFeatureRefused, message);
+  sink->Persist(ProviderFeatureRefusedLine(now_ms_, name, server_message));
+  const bool compaction = request_->purpose == "compact";
+  if (compaction) {
+    IssueCompactionRequest(sink);
   } else {
-    // Anthropic (issue 15): cached and written tokens follow the plan's marks.
-    BreakpointRule rule = BreakpointRuleOf(*plan, AnthropicOptions().min_cacheable_tokens, now_ms_);
-    PromptSegments marked = segments;  // views only
-    marked.breakpoints = &rule;
+    NoteRequestIssued();
+    IssueRequest(sink);
+  }
+  if (request_) request_->resent_after_refusal = true;
+}
+
+void Session::SendRequest(std::string id, std::string_view purpose, const RenderedRequest& request,
+                          std::string owned_body, EffectSink* sink) {
+  // Explain the request against the previous one from the same cached pieces; a provider that
+  // caches at marks is predicted by them.
+  JsonValue report;
+  if (request.rule) {
+    PromptSegments marked = request.segments;  // views only
+    marked.breakpoints = &*request.rule;
     report = explainer_.ExplainJson(id, marked);
-    report.Set("breakpoints", BreakpointPlanToJson(*plan));
+    report.Set("breakpoints", request.marks);
+  } else {
+    report = explainer_.ExplainJson(id, request.segments);
   }
   sink->Persist(CacheReportLine(now_ms_, report));
   JsonValue event = MakeEvent("cache_report");
@@ -293,16 +260,19 @@ void Session::SendRequest(std::string id, std::string_view purpose, std::string_
   request_ = PendingRequest{};  // not emplace(): clang-14 rejects it for this nested type
   request_->id = id;
   request_->purpose = std::string(purpose);
-  request_->endpoint = std::string(endpoint);
-  if (built_body.empty()) {
+  request_->endpoint = std::string(request.endpoint);
+  if (owned_body.empty()) {
+    request_->body = request.body;
+  } else {
     request_->owned_body = std::move(owned_body);
     request_->body = request_->owned_body;
-  } else {
-    request_->body = built_body;
   }
+  request_->dialect = dialect_;
+  request_->stream = dialect_->NewStream();
+  request_->features = FeaturesFor(config_.model);
   state_ = TurnState::kAwaitingModel;
   sink->SetModelRequest(ModelRequestEffect{std::move(id), std::string(purpose),
-                                           std::string(endpoint), 1, request_->body});
+                                           std::string(request.endpoint), 1, request_->body});
 }
 
 }  // namespace agentctx

@@ -2,11 +2,13 @@
 // Model deliveries (SPEC §2.4, §10): SSE chunks or parsed events for the pending request;
 // nothing is recorded before `response.completed`, so a failed attempt leaves history untouched.
 // Stale deliveries (unknown/finished request, superseded attempt) only warn.
+// One response is bounded in output items and streamed bytes (response_limits.h).
 #include <algorithm>
 
+#include "protocol/json_codec.h"
 #include "rollout/rollout_writer.h"
-#include "provider/model_errors.h"
 #include "session/session.h"
+#include "session/response_limits.h"
 #include "world_state/message_kind.h"
 
 namespace agentctx {
@@ -27,6 +29,16 @@ std::uint64_t UsageField(const JsonValue* usage, std::string_view key,
   }
   auto v = holder->GetInt(key);
   return v && *v > 0 ? static_cast<std::uint64_t>(*v) : 0;
+}
+
+// The server's words for a refusal: `error.message` of a JSON error body, else the body (cut).
+std::string RefusalText(std::string_view body) {
+  if (auto parsed = ParseJson(body)) {
+    if (const JsonValue* error = parsed->Find("error"); error != nullptr && error->is_object()) {
+      if (auto message = error->GetString("message")) return std::string(*message);
+    }
+  }
+  return std::string(body.substr(0, 200));
 }
 
 }  // namespace
@@ -74,9 +86,14 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
     std::optional<std::int64_t> status = delivery.GetInt("status");
     std::string_view error_body = delivery.GetString("body").value_or("");
     std::string_view error_message = delivery.GetString("message").value_or("");
-    ModelFailure f = request_->endpoint == ProviderEndpoint(Provider::kAnthropic)
-                         ? MapAnthropicErrorDelivery(status, error_body, error_message)
-                         : MapModelErrorDelivery(status, error_body, error_message);
+    if (!request_->resent_after_refusal) {
+      if (auto feature = request_->dialect->RefusedFeature(status, error_body,
+                                                           request_->features)) {
+        RefuseFeature(*feature, RefusalText(error_body), sink);
+        return {};
+      }
+    }
+    ModelFailure f = request_->dialect->MapErrorDelivery(status, error_body, error_message);
     FailRequest(f.code, f.message, f.retryable, f.retry_after_ms, sink);
     return {};
   }
@@ -98,6 +115,15 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
   }
   Advance(now_ms);
   if (auto sse = delivery.GetString("sse")) {
+    request_->streamed_bytes += sse->size();
+    if (request_->streamed_bytes > kMaxResponseBytes) {
+      FailRequest(ErrorCode::kStreamError,
+                  "the response streamed more than " + std::to_string(kMaxResponseBytes) +
+                      " bytes, the limit of one model response; the same request would stream "
+                      "the same response, so it is not retried",
+                  false, std::nullopt, sink);
+      return {};
+    }
     SseOutput out;
     request_->parser.Feed(*sse, &out);
     for (const auto& w : out.warnings) {
@@ -116,10 +142,11 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
     }
   }
   if (delivery.GetBool("end").value_or(false) && request_ && !request_->terminal &&
-      request_->endpoint == ProviderEndpoint(Provider::kChat)) {
-    // A Chat stream that finished without its usage chunk completes at the end.
+      request_->stream) {
+    // A provider stream that may finish without a terminal event (Chat without its usage
+    // chunk) completes at the end.
     std::vector<JsonValue> events;
-    request_->chat_stream.OnEnd(&events);
+    request_->stream->OnEnd(&events);
     for (const auto& event : events) {
       if (!request_ || request_->terminal) break;
       HandleModelEvent(event, sink);
@@ -136,19 +163,14 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
 }
 
 void Session::HandleProviderEvent(const JsonValue& event, EffectSink* sink) {
-  // Issue 15: Chat chunks and Anthropic events become Responses events first, so every
-  // provider shares the effects and retry semantics below.
-  const bool chat = request_->endpoint == ProviderEndpoint(Provider::kChat);
-  if (!chat && request_->endpoint != ProviderEndpoint(Provider::kAnthropic)) {
+  // A provider stream becomes Responses events first, so every provider shares the effects and
+  // retry semantics below; a Responses stream needs no adapter.
+  if (!request_->stream) {
     HandleModelEvent(event, sink);
     return;
   }
   std::vector<JsonValue> events;
-  if (chat) {
-    request_->chat_stream.OnChunk(event, &events);
-  } else {
-    request_->anthropic_stream.OnEvent(event, &events);
-  }
+  request_->stream->OnEvent(event, &events);
   for (const auto& e : events) {
     if (!request_ || request_->terminal) break;
     HandleModelEvent(e, sink);
@@ -165,6 +187,14 @@ void Session::HandleModelEvent(const JsonValue& event, EffectSink* sink) {
     e.Set("delta", JsonValue::String(std::string(event.GetString("delta").value_or(""))));
     sink->Event(std::move(e));
   } else if (type == "response.output_item.done") {
+    if (request_->output_items.size() >= kMaxResponseOutputItems) {
+      FailRequest(ErrorCode::kStreamError,
+                  "the response has more than " + std::to_string(kMaxResponseOutputItems) +
+                      " output items, the limit of one model response; the same request would "
+                      "get the same response, so it is not retried",
+                  false, std::nullopt, sink);
+      return;
+    }
     if (const JsonValue* item = event.Find("item"); item != nullptr) {
       std::vector<Warning> warnings;
       auto canonical = CanonicalizeItem(*item, &warnings);
@@ -223,7 +253,7 @@ std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
   u.reasoning_output_tokens = UsageField(usage, "", "output_tokens_details", "reasoning_tokens");
   u.total_tokens = usage->Find("total_tokens") != nullptr ? UsageField(usage, "total_tokens")
                                                           : u.input_tokens + u.output_tokens;
-  // Anthropic (issue 15): the tokens written to the cache (priced 1.25x), only when reported;
+  // The tokens written to the cache, only when the provider reports them (it bills writes);
   // the rollout keeps them for the replay's costs.
   if (const JsonValue* details = usage->Find("input_tokens_details");
       details != nullptr && details->Find("cache_creation_tokens") != nullptr) {

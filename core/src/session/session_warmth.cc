@@ -24,7 +24,7 @@ std::optional<ColdCacheDecision> Session::ColdCacheDecisionNow() const {
 }
 
 JsonValue Session::CacheSummary(const TypedPrices* prices) const {
-  JsonValue summary = explainer_.Summary(prices, CachePricingFor(config_.provider));
+  JsonValue summary = explainer_.Summary(prices, dialect_->pricing());
   if (cold_decisions_.empty()) return summary;
   JsonValue decisions = JsonValue::Array();
   for (const ColdCacheDecision& d : cold_decisions_) {

@@ -91,6 +91,16 @@ export type Provider =
   | "chat"
   | "anthropic";
 
+/** A capability an endpoint may or may not have (`provider_features`); each is on automatically where docs/providers.md says, and turned off for the session when the endpoint refuses it. */
+export type ProviderFeature =
+  | "cache_breakpoints"
+  | "cache_diagnostics"
+  | "tool_changes"
+  | "system_messages"
+  | "inband_compaction"
+  | "prewarm"
+  | "prompt_cache_key";
+
 /** How a pass's context fragments become messages in the Responses rendering. */
 export type PromptLayout =
   | "per_fragment"
@@ -131,6 +141,7 @@ export const ENUM_VALUES = {
   ServiceTier: ["auto", "default", "flex", "priority", "scale"],
   InspectFormat: ["request", "agents", "world-state", "breakpoints"],
   Provider: ["responses", "chat", "anthropic"],
+  ProviderFeature: ["cache_breakpoints", "cache_diagnostics", "tool_changes", "system_messages", "inband_compaction", "prewarm", "prompt_cache_key"],
   PromptLayout: ["per_fragment", "per_role"],
   CacheTtl: ["5m", "1h"],
   ChatDeveloperRole: ["developer", "system"],
@@ -145,6 +156,7 @@ export type WarningCode =
   | "stale_delivery"
   | "unsupported_item"
   | "sse_parse_error"
+  | "provider_feature_refused"
   | "sse_event_too_large"
   | "agents_md_read_warning"
   | "agents_md_truncated"
@@ -153,6 +165,7 @@ export type WarningCode =
   | "step_limit"
   | "rollout_torn_line"
   | "rollout_line_too_large"
+  | "rollout_blank_line"
   | "rollout_duplicate_item"
   | "rollout_out_of_order"
   | "world_state_patch_without_full"
@@ -167,6 +180,7 @@ export const WARNING_CODES: readonly WarningCode[] = [
   "stale_delivery",
   "unsupported_item",
   "sse_parse_error",
+  "provider_feature_refused",
   "sse_event_too_large",
   "agents_md_read_warning",
   "agents_md_truncated",
@@ -175,6 +189,7 @@ export const WARNING_CODES: readonly WarningCode[] = [
   "step_limit",
   "rollout_torn_line",
   "rollout_line_too_large",
+  "rollout_blank_line",
   "rollout_duplicate_item",
   "rollout_out_of_order",
   "world_state_patch_without_full",
@@ -191,6 +206,7 @@ export const WARNING_CODE_DOCS: Readonly<Record<WarningCode, string>> = {
   stale_delivery: "a delivery for an unknown or finished request, a superseded attempt or an unknown call id; ignored",
   unsupported_item: "an item (delivered, or in a rollout) agentctx cannot keep; dropped",
   sse_parse_error: "an SSE event whose data is not a JSON object; skipped",
+  provider_feature_refused: "the endpoint refused a request parameter of a provider feature (HTTP 400 naming it): the feature is off for the rest of the session and the request is sent again without it",
   sse_event_too_large: "an SSE event past the size limit; skipped",
   agents_md_read_warning: "an AGENTS.md candidate could not be read; skipped",
   agents_md_truncated: "the AGENTS.md text was cut at the byte budget",
@@ -199,6 +215,7 @@ export const WARNING_CODE_DOCS: Readonly<Record<WarningCode, string>> = {
   step_limit: "the turn reached `max_steps_per_turn` and ended",
   rollout_torn_line: "the last rollout line is incomplete; skipped",
   rollout_line_too_large: "a rollout line over the 64 MiB limit; skipped (it stays in the file)",
+  rollout_blank_line: "blank (whitespace-only) rollout lines; skipped, one warning for all of them",
   rollout_duplicate_item: "a rollout item (same item id or call id) recorded twice since the last compaction; the copy is skipped",
   rollout_out_of_order: "rollout history lines whose timestamps go backwards; applied in file order",
   world_state_patch_without_full: "a rollout's world-state patch has no full snapshot before it",
@@ -287,6 +304,10 @@ export interface SessionConfig {
   context_budget?: ContextBudgetConfig;
   /** The model API; `compaction.strategy` remote needs responses. ["responses"] */
   provider?: Provider;
+  /** The API base URL the host sends to, when not the provider's official one; decides which `provider_features` are on automatically (the engine itself does no I/O). [null] */
+  base_url?: string | null;
+  /** What the endpoint can do; null = automatic: on for the provider's official endpoint on models that have it, off for any other base URL (docs/providers.md). */
+  provider_features?: ProviderFeaturesConfig;
   /** How context fragments are grouped into messages. ["per_fragment"] */
   layout?: PromptLayout;
   /** Chat `max_completion_tokens`, Anthropic `max_tokens` (8192 there when null). [null] */
@@ -435,6 +456,24 @@ export interface TaskFrontierConfig {
 export interface ContextBudgetConfig {
   /** [false] */
   enabled?: boolean;
+}
+
+/** What the endpoint can do; null = automatic: on for the provider's official endpoint on models that have it, off for any other base URL (docs/providers.md). */
+export interface ProviderFeaturesConfig {
+  /** Explicit prompt-cache breakpoints. [null] */
+  cache_breakpoints?: boolean | null;
+  /** Ask for the provider's own cache-miss reasons. [null] */
+  cache_diagnostics?: boolean | null;
+  /** Tool additions and removals inside the conversation. [null] */
+  tool_changes?: boolean | null;
+  /** Harness notices as mid-conversation system messages. [null] */
+  system_messages?: boolean | null;
+  /** Compaction inside an ordinary request. [null] */
+  inband_compaction?: boolean | null;
+  /** Prewarm the prompt cache. [null] */
+  prewarm?: boolean | null;
+  /** Send `prompt_cache_key` (Responses, Chat); automatic: on for every endpoint. [null] */
+  prompt_cache_key?: boolean | null;
 }
 
 /** Anthropic cache planning (docs/providers.md). */

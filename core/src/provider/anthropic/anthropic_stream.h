@@ -31,13 +31,14 @@
 #include <vector>
 
 #include "protocol/json_value.h"
+#include "provider/stream_adapter.h"
 #include "provider/model_errors.h"
 
 namespace agentctx {
 
-class AnthropicStreamAdapter {
+class AnthropicStreamAdapter final : public StreamAdapter {
  public:
-  void OnEvent(const JsonValue& event, std::vector<JsonValue>* out);
+  void OnEvent(const JsonValue& event, std::vector<JsonValue>* out) override;
   bool done() const { return done_; }
 
  private:

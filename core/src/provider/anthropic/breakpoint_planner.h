@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "provider/cache/cache_explainer.h"
-#include "provider/provider.h"
+#include "agentctx/wire_enums.h"
 #include "protocol/json_value.h"
 
 namespace agentctx {

@@ -2,6 +2,8 @@
 // Prompt-cache pricing per provider (issue 15); see cache_pricing.h.
 #include "provider/cache/cache_pricing.h"
 
+#include "provider/anthropic/breakpoint_planner.h"
+
 #include <string>
 
 namespace agentctx {
@@ -39,6 +41,18 @@ std::optional<std::uint64_t> Micros(const JsonValue& v) {
 
 std::string_view CachePricingName(CachePricing pricing) {
   return pricing == CachePricing::kAnthropic ? "anthropic" : "openai";
+}
+
+bool CachesWholePrefix(CachePricing rule) { return rule == CachePricing::kAnthropic; }
+
+bool BillsCacheWrites(CachePricing rule) { return rule == CachePricing::kAnthropic; }
+
+std::uint64_t MinCacheableTokensOf(CachePricing rule, std::string_view model) {
+  return rule == CachePricing::kAnthropic ? DefaultMinCacheableTokens(model) : 1024;
+}
+
+std::string_view CachePricingLabel(CachePricing rule) {
+  return rule == CachePricing::kAnthropic ? "Anthropic" : "OpenAI";
 }
 
 CachePricing CachePricingFor(Provider provider) {

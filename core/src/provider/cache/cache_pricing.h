@@ -37,6 +37,18 @@ inline constexpr std::int64_t kAnthropicFiveMinuteTtlMs = 300000;
 std::string_view CachePricingName(CachePricing pricing);
 /// The rule of a provider: anthropic → kAnthropic, responses and chat → kOpenAi.
 CachePricing CachePricingFor(Provider provider);
+/// The rule of rollouts whose usage reports cache writes: only a provider that bills writes
+/// reports them (Anthropic's), so a replay without a provider takes this rule for them.
+inline constexpr CachePricing kWriteBillingPricing = CachePricing::kAnthropic;
+/// True when the rule's cache reads the whole repeated prefix up to a mark (no 128-token
+/// blocks: Anthropic's), false for OpenAI's blocks of 128 tokens from 1 024.
+bool CachesWholePrefix(CachePricing rule);
+/// True when the rule bills cache writes at a premium (they appear in its reports and costs).
+bool BillsCacheWrites(CachePricing rule);
+/// The smallest prompt the rule's provider caches for `model` (OpenAI: 1 024 tokens).
+std::uint64_t MinCacheableTokensOf(CachePricing rule, std::string_view model);
+/// The provider's name as a report prints it: "OpenAI" or "Anthropic".
+std::string_view CachePricingLabel(CachePricing rule);
 
 /// Prices as a user gives them, micro-USD per million tokens. Defaults are example prices (the
 /// playground's). `cached_input` applies as given to the OpenAI rule; the Anthropic rule uses it

@@ -28,15 +28,19 @@
 #include <vector>
 
 #include "protocol/json_value.h"
+#include "provider/stream_adapter.h"
 
 namespace agentctx {
 
-class ChatStreamAdapter {
+class ChatStreamAdapter final : public StreamAdapter {
  public:
+  void OnEvent(const JsonValue& event, std::vector<JsonValue>* out) override {
+    OnChunk(event, out);
+  }
   /// Appends the Responses events for one parsed chunk.
   void OnChunk(const JsonValue& chunk, std::vector<JsonValue>* out);
   /// The `end` delivery: completes a response whose finish_reason came without usage.
-  void OnEnd(std::vector<JsonValue>* out);
+  void OnEnd(std::vector<JsonValue>* out) override;
   bool done() const { return done_; }
 
  private:

@@ -59,6 +59,7 @@ void AppendServiceTierAndCacheKey(std::string* out, const BodyParams& p) {
     out->append(",\"service_tier\":");
     AppendJsonString(out, *p.service_tier);
   }
+  if (!p.features(ProviderFeature::kPromptCacheKey)) return;  // refused by the endpoint
   out->append(",\"prompt_cache_key\":");
   AppendJsonString(out, p.prompt_cache_key);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The issue-11 targets evaluated on a bench/run.mjs result: one row per target with the
+// The benchmark targets evaluated on a bench/run.mjs result: one row per target with the
 // measured figure, met/missed, by how much, and — when missed — the reason as far as the figures
 // of the same run show it (plus what reading the core shows, named as such).
 import { compactionRequests, point, targetSize } from './stats.mjs';
@@ -73,7 +73,7 @@ export function targetRows(r) {
     why: misses.length === 0 ? null : misses.map((m) => {
       const ev = label.get(m.n) ?? 'no scripted event';
       const design = m.reason === 'tools_changed' && /apply/.test(ev)
-        ? ' This is the `apply` policy by design (SPEC §7.1: the next request sends the new tools array, and the array precedes the history in P); the same change under `defer` (request ' +
+        ? ' This is the `apply` policy by design (the next request sends the new tools array, which precedes the history in the prompt); the same change under `defer` (request ' +
           `${p.events.find((e) => /defer/.test(e.label))?.n ?? '?'}) costs nothing. A harness that wants P1 everywhere uses \`defer\`.`
         : '';
       return `request ${m.n} (${ev}) shares ${m.shared} of ${m.max} possible bytes, the engine reports \`${m.reason}\`.${design}`;

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <iterator>
 
-#include "provider/cache/cache_pricing.h"
 #include "prompt/prompt_bytes.h"
+#include "provider/cache/cache_pricing.h"
 #include "support/sha1.h"
 
 namespace agentctx {

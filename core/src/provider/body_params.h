@@ -25,10 +25,10 @@ struct BodyParams {
   std::optional<std::string_view> service_tier;
   std::string_view prompt_cache_key;
   std::optional<std::string_view> verbosity;
-  /// `max_output_tokens` (issue 15): Chat `max_completion_tokens`, Anthropic `max_tokens`;
+  /// `max_output_tokens`: Chat `max_completion_tokens`, Anthropic `max_tokens`;
   /// never part of the Responses body.
   std::optional<std::int64_t> max_output_tokens;
-  /// `chat.developer_role` (issue 15): the role of developer messages in the Chat body only.
+  /// `chat.developer_role`: the role of developer messages in the Chat body only.
   ChatDeveloperRole chat_developer_role = ChatDeveloperRole::kDeveloper;
   /// The provider features this request uses (features.h); by default what every body carried
   /// before features existed: prompt_cache_key only.

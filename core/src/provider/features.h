@@ -49,9 +49,9 @@ struct ProviderFeatures {
 
 /// How a dialect offers a feature when it is automatic.
 enum class FeatureAvailability {
-  kNone,            ///< the provider does not have it (never on automatically)
-  kOfficialOnly,    ///< on automatically at the official endpoint only
-  kEveryEndpoint,   ///< on automatically whatever the base URL
+  kNone,           ///< the provider does not have it (never on automatically)
+  kOfficialOnly,   ///< on automatically at the official endpoint only
+  kEveryEndpoint,  ///< on automatically whatever the base URL
 };
 
 /// The switchboard for `requests`: `availability(f)` is the dialect's offer for the model,

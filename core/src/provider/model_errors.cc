@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Model failure classification (SPEC §10); see model_errors.h for the table.
+// Model failure classification; see model_errors.h for the table.
 #include "provider/model_errors.h"
 
 #include <utility>

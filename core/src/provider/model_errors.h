@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Classification of model failures into `error` effects (SPEC §2.8, §10). Pure functions of the
-// failed event or the `model_error` delivery; the host owns timers and calls `retry`.
-// Rules (SPEC §10):
+// Classification of model failures into `error` effects (codes: docs/protocol.md). Pure
+// functions of the failed event or the `model_error` delivery; the host owns timers and calls
+// `retry`.
+// Rules:
 //  - `response.failed` error.code: context_length_exceeded → context_window_exceeded;
 //    insufficient_quota → quota_exceeded; usage_not_included → usage_not_included;
 //    invalid_prompt, bio_policy, cyber_policy → invalid_request; server_is_overloaded,

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// One canonical (Responses-shaped, SPEC §8.5) history item rendered for another provider
-// (issue 15): a Chat Completions piece or an Anthropic Messages message, and the tools array
-// converted from the canonical one (SPEC §7.1).
+// One canonical (Responses-shaped, protocol/items.h) history item rendered for another
+// provider: a Chat Completions piece or an Anthropic Messages message, and the tools array
+// converted from the canonical one (prompt/tool_list.h).
 // Invariants:
 //  - Pure functions of the item bytes: the same item always renders to the same bytes, so a
 //    renderer may cache them by the item's serial.
-//  - Field orders are fixed (below); strings are escaped by the one writer (SPEC §8.5).
+//  - Field orders are fixed (below); strings are escaped by the one writer (ToJson,
+//    protocol/json_value.h).
 //  - Items a provider cannot take are dropped here, never in history: `reasoning` (its
 //    encrypted content belongs to OpenAI), `compaction`, and anything unknown.
 // Chat (ChatPiece):
@@ -16,7 +17,7 @@
 //  - function_call → {"id","type":"function","function":{"name","arguments"}};
 //    custom_tool_call → the same with arguments = {"input":<input>} as a JSON string;
 //  - *_output → {"role":"tool","tool_call_id","content"}: the string, or its parts as text parts
-//    (an image becomes the SPEC §8.3 omission text).
+//    (an image becomes the "image content omitted" text of prompt/for_prompt.h).
 // Anthropic (AnthropicMessage, one message per item; the API joins consecutive same-role turns):
 //  - user/developer message → {"role":"user","content":[text|image blocks]} (Anthropic has no
 //    developer role in `messages`); assistant → {"role":"assistant","content":[text blocks]};
@@ -57,7 +58,7 @@ ChatPiece RenderChatPiece(const JsonValue& item);
 /// The Anthropic Messages message of a canonical item.
 AnthropicMessage RenderAnthropicMessage(const JsonValue& item);
 
-/// The canonical tools array bytes (SPEC §7.1) as Chat Completions tools:
+/// The canonical tools array bytes (prompt/tool_list.h) as Chat Completions tools:
 /// `[{"type":"function","function":{"name","description","parameters","strict"?}}]` (strict
 /// only when true); "" when the array is empty or unreadable.
 std::string ChatToolsJson(std::string_view canonical_tools);

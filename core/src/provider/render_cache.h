@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // RenderCache: one provider rendering per history item, kept by the item's serial across
-// requests (issue 15; chat_body.h, anthropic_body.h), so a step renders only its new items.
+// requests (chat_body.h, anthropic_body.h), so a step renders only its new items.
 // Invariants:
 //  - Get() for a non-zero serial returns the cached rendering, made once from the item's bytes;
 //    for serial 0 (bytes without an identity) it renders into a scratch value that the next
@@ -14,8 +14,8 @@
 #include <map>
 #include <utility>
 
-#include "provider/cache/cache_explainer.h"
 #include "protocol/json_codec.h"
+#include "provider/cache/cache_explainer.h"
 
 namespace agentctx {
 

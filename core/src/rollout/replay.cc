@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Replay analysis (SPEC §13.4, issue 13); see replay.h.
+// Replay analysis (docs/replay.md); see replay.h.
 #include "rollout/replay.h"
 
 #include <map>
@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "provider/cache/cache_explainer.h"
 #include "prompt/for_prompt.h"
+#include "provider/cache/cache_explainer.h"
 #include "rollout/replay_causes.h"
 #include "rollout/replay_layout.h"
 #include "rollout/replay_usage.h"
@@ -151,7 +151,7 @@ class Replayer {
   std::optional<std::int64_t> last_input_ms_;
   ReplayFacts facts_;
 
-  // agentctx rollouts record the session's own §9 report of each request (`cache_report`): it
+  // agentctx rollouts record the session's own cache report of each request (`cache_report`): it
   // saw the instructions and tools, so it replaces the reconstructed one.
   std::optional<JsonValue> recorded_report_;
   std::uint64_t recorded_prev_bytes_ = 0;
@@ -197,7 +197,7 @@ bool Replayer::RecordsUpdatePlanCall() const {
 }
 
 void Replayer::Reconstruct(const RolloutRecord& record, std::optional<std::int64_t> time) {
-  // SPEC §13.4: one request before each maximal run of model-output items.
+  // One request before each maximal run of model-output items (replay.h, step 2).
   std::vector<PromptItem> input = ForPrompt(history_, true, &prompt_cache_);
   PromptSegments segments;
   segments.model = model_;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Replay analysis of agentctx and real Codex rollouts (SPEC §13.4): reconstructs the requests a
-// rollout implies, matches each to the usage the provider reported for it (once), and explains
-// every uncached input token by a cause (issue 13).
+// Replay analysis of agentctx and real Codex rollouts (docs/replay.md): reconstructs the requests
+// a rollout implies, matches each to the usage the provider reported for it (once), and explains
+// every uncached input token by a cause.
 // Algorithm (one pass over the lines of ParseRollout, which already tolerates unknown fields
 // such as `ordinal`, `metadata`, `inter_agent_communication*`, `security_risk_score`):
 //  1. Items: `response_item` payloads, and — for the older Codex layout (a `{id,timestamp,…}`
@@ -19,7 +19,7 @@
 //     unless the rollout records an update_plan call, a UUIDv5 id; consecutive context
 //     fragments of one role are also bundled into one message); none for older layouts.
 //     Tools are never recorded (empty segment). An agentctx rollout's `cache_report` line (the
-//     session's own §9 report, which saw the instructions and tools) replaces the
+//     session's own cache report, which saw the instructions and tools) replaces the
 //     reconstructed report of the next request.
 //  3. `compacted` replaces history by its `replacement_history` (origin `compaction`); without
 //     one, by `rebuilder(history, message)`, or with no rebuilder by one user message holding
@@ -46,14 +46,15 @@
 #include <string_view>
 
 #include "agentctx/result.h"
-#include "provider/cache/cache_pricing.h"
 #include "protocol/json_value.h"
+#include "provider/cache/cache_pricing.h"
 #include "rollout/resume_state.h"
 
 namespace agentctx {
 
 /// Prices in micro-USD per million tokens (integers, so every cost is exact: a token costs
-/// price · 10⁻¹² USD); provider/cache/cache_pricing.h. Defaults are the playground's example prices.
+/// price · 10⁻¹² USD); provider/cache/cache_pricing.h. Defaults are the playground's example
+/// prices.
 using ReplayPrices = TypedPrices;
 
 struct ReplayOptions {
@@ -95,7 +96,7 @@ Result<JsonValue> ReplayReport(std::string_view rollout_text,
 /// Errors: kRolloutCorrupt.
 Result<JsonValue> RolloutInspect(std::string_view rollout_text, const ReplayOptions& options);
 
-/// True for the model-output items of SPEC §13.4: reasoning, assistant message, `*_call`.
+/// True for the model-output items (step 2 above): reasoning, assistant message, `*_call`.
 bool IsModelOutputItem(const JsonValue& item);
 
 /// A text rendering of a ReplayReport for the CLI: the summary, uncached input by cause (tokens,

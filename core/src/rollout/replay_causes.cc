@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Replay causes and costs (issue 13); see replay_causes.h.
+// Replay causes and costs; see replay_causes.h.
 #include "rollout/replay_causes.h"
 
 #include <map>
@@ -233,30 +233,18 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
   const bool bills_writes = BillsCacheWrites(pricing.rule);
   const CachePrices& p = pricing.prices;
   std::uint64_t writes = 0, writes_1h = 0;
-  std::uint64_t reconstructed = 0, usage_only = 0, with_usage = 0;
-  std::uint64_t prompt_bytes = 0, shared = 0, max_shared = 0, max_shared_clamped = 0;
+  std::uint64_t usage_only = 0, with_usage = 0;
+  PrefixTotals prefix;  // the reconstructed requests, as the session's cache_summary counts them
   std::uint64_t predicted = 0, ideal = 0;
   ReplayUsage total;
   std::uint64_t uncached = 0, new_input = 0, lost = 0;
   std::array<std::uint64_t, kReplayCauses.size()> by_cause{};
   Cost cost;
-  struct BreakTotals {
-    std::uint64_t count = 0, lost_tokens = 0;
-  };
-  std::map<std::string, BreakTotals> breaks;
   for (const ReplayRequest& r : requests) {
     if (r.reconstructed) {
-      ++reconstructed;
+      // A break counts the client-side share of the reported loss where usage is known.
       const CacheReport& c = r.report;
-      prompt_bytes += c.prompt_bytes;
-      shared += c.shared_prefix_bytes;
-      max_shared += c.max_shared_prefix_bytes;
-      max_shared_clamped += Min(c.max_shared_prefix_bytes, c.prompt_bytes);
-      if (c.cache_break) {
-        BreakTotals& b = breaks[c.cache_break->reason];
-        ++b.count;
-        b.lost_tokens += r.usage ? r.client_lost : c.cache_break->lost_tokens;
-      }
+      prefix.Add(c, c.cache_break ? (r.usage ? r.client_lost : c.cache_break->lost_tokens) : 0);
     } else {
       ++usage_only;
     }
@@ -289,23 +277,12 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
   }
 
   JsonValue s = JsonValue::Object();
-  s.Set("requests", Num(reconstructed));
+  s.Set("requests", Num(prefix.requests()));
   s.Set("usage_only_requests", Num(usage_only));
-  s.Set("prompt_bytes", Num(prompt_bytes));
-  s.Set("shared_prefix_bytes", Num(shared));
-  s.Set("max_shared_prefix_bytes", Num(max_shared));
+  prefix.WriteBytes(&s);
   s.Set("predicted_cached_tokens", Num(predicted));
   s.Set("ideal_cached_tokens", Num(ideal));
-  s.Set("reuse_bp", Num(BasisPoints(shared, prompt_bytes)));
-  s.Set("max_reuse_bp", Num(BasisPoints(max_shared_clamped, prompt_bytes)));
-  JsonValue break_json = JsonValue::Object();
-  for (const auto& [reason, b] : breaks) {
-    JsonValue entry = JsonValue::Object();
-    entry.Set("count", Num(b.count));
-    entry.Set("lost_tokens", Num(b.lost_tokens));
-    break_json.Set(reason, std::move(entry));
-  }
-  s.Set("breaks", std::move(break_json));
+  prefix.WriteReuseAndBreaks(&s);
   s.Set("compactions", Num(facts.compactions));
   s.Set("unrebuilt_compactions", Num(facts.unrebuilt_compactions));
   s.Set("usage_source", JsonValue::String(facts.usage_source));
@@ -339,7 +316,8 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
     s.Set("usage_matches_rollout_total", JsonValue());
   }
   s.Set("ttl_ms", JsonValue::Int(options.ttl_ms));
-  if (bills_writes) s.Set("pricing", JsonValue::String(std::string(CachePricingName(pricing.rule))));
+  if (bills_writes)
+    s.Set("pricing", JsonValue::String(std::string(CachePricingName(pricing.rule))));
   JsonValue prices = JsonValue::Object();
   prices.Set("input", UsdPerMillion(p.input));
   prices.Set("cached_input", UsdPerMillion(p.cached));

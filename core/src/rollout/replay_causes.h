@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Replay: why each uncached input token was not cached (issue 13), and what it cost. Pure
+// Replay: why each uncached input token was not cached, and what it cost. Pure
 // integer math over the requests a replay reconstructed (replay.h) and their reported usage.
 // Algorithm, per request k with usage (I = input, C = cached tokens, U = I − C), in order:
 //  1. prev = the latest earlier request with usage; none → all of U is `new_input`.
 //  2. raw = min(I_prev, I) — the tokens of the previous prompt an append-only client repeats;
-//     ideal = raw below the provider's minimum (1024), else Cacheable(raw) (SPEC §9);
+//     ideal = raw below the provider's minimum (1024), else Cacheable(raw) (prompt_bytes.h);
 //     lost = max(0, ideal − C); new_input = U − lost (appended tokens, the previous response's
 //     output, and the sub-block remainder: never cacheable). So lost ≤ I_prev and
 //     predicted ≤ ideal ≤ I: no impossible number.
-//  3. A client-side change (the §9 break of the reconstructed prompt: model_changed,
+//  3. A client-side change (the cache-explainer break of the reconstructed prompt: model_changed,
 //     cache_key_changed, instructions_changed, tools_changed, history_rewritten_by_compaction,
 //     item_edited) explains at most the tokens of the previous prompt after the break:
 //     after = I_prev for a namespace change, else I_prev · (|P_prev| − shared) / |P_prev|;
@@ -38,14 +38,14 @@
 #include <string_view>
 #include <vector>
 
+#include "protocol/json_value.h"
 #include "provider/cache/cache_explainer.h"
 #include "provider/cache/cache_pricing.h"
-#include "protocol/json_value.h"
 #include "rollout/replay.h"
 
 namespace agentctx {
 
-/// The causes in output order; index 0 is new_input, then the client-side reasons of SPEC §9,
+/// The causes in output order; index 0 is new_input, then the explainer's client-side reasons,
 /// then the provider-side causes.
 inline constexpr std::array<std::string_view, 11> kReplayCauses = {
     "new_input",         "model_changed",
@@ -55,7 +55,7 @@ inline constexpr std::array<std::string_view, 11> kReplayCauses = {
     "idle_past_ttl",     "concurrent",
     "server_miss"};
 
-/// The provider's cacheable minimum (SPEC §9, §14.3).
+/// The provider's cacheable minimum: a prompt under 1024 tokens is never cached.
 inline constexpr std::uint64_t kMinCacheableTokens = 1024;
 
 struct ReplayUsage {
@@ -85,7 +85,7 @@ struct ReplayRequest {
   std::optional<std::int64_t> sent_ms;  ///< time of the last input line before it
   std::optional<std::int64_t> done_ms;  ///< time of its usage line (or last output item)
   std::uint64_t input_items = 0;
-  CacheReport report;              ///< §9 metrics (reconstructed only)
+  CacheReport report;              ///< cache-explainer metrics (reconstructed only)
   bool compaction_before = false;  ///< a `compacted` line since the previous reconstructed one
   std::optional<ReplayUsage> usage;
 
@@ -124,7 +124,7 @@ void AttributeCauses(const ReplayOptions& options, CachePricing rule,
 /// usage-only request; cost_usd = the request's cached, uncached and output tokens at their
 /// prices, lost_cost_usd = its lost tokens at the uncached price;
 /// usage fields null without usage; predicted/ideal in tokens of the provider when usage is
-/// known (else the §9 byte estimates); `break.lost_tokens` = the client-side share.
+/// known (else the explainer's byte estimates); `break.lost_tokens` = the client-side share.
 /// Under a rule that bills writes, "cache_write_input_tokens" follows "cached_input_tokens" (null
 /// without usage), and cost_usd adds the cache-write premium.
 JsonValue ReplayRequestJson(const ReplayRequest& request, const ReplayPricing& pricing);
@@ -146,8 +146,8 @@ JsonValue ReplayRequestJson(const ReplayRequest& request, const ReplayPricing& p
 /// reconstructed requests; lost_tokens_by_cause lists the causes with tokens, in
 /// kReplayCauses order, and adds up to uncached_input_tokens.
 /// Under a rule that bills writes (other output unchanged): "cache_write_input_tokens" after
-/// "cached_input_tokens"; "pricing":<the rule's name> before the prices; the prices' cached_input is
-/// the read price, "cache_write" follows it; the cost adds "cache_write_extra_usd" after
+/// "cached_input_tokens"; "pricing":<the rule's name> before the prices; the prices' cached_input
+/// is the read price, "cache_write" follows it; the cost adds "cache_write_extra_usd" after
 /// uncached_input_usd (the writes' premium over the input price, which uncached_input_usd
 /// already counts them at) and total_usd includes it.
 JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const ReplayFacts& facts,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// ParseSessionConfig (SPEC §2.2, docs/config.md): every field checked for type and allowed values;
+// ParseSessionConfig (docs/config.md): every field checked for type and allowed values;
 // defaults filled in (model.instructions: the base instructions, base_instructions.h); the first
 // problem is reported as kInvalidConfig naming the key path. Enum values and the known top-level
 // keys come from the protocol description (agentctx/wire_enums.h), so they are never re-listed.
@@ -280,7 +280,8 @@ Result<void> ParseOptionalSections(const JsonValue& raw, SessionConfig* c) {
   return {};
 }
 
-// Issue 15: `provider`, `layout`, `max_output_tokens`, `anthropic`, `chat`.
+// The provider keys (docs/providers.md): `provider`, `layout`, `max_output_tokens`,
+// `anthropic`, `chat`.
 Result<void> ParseProviderKeys(const JsonValue& raw, SessionConfig* c) {
   ACTX_TRY_VOID(ReadEnum(raw, "provider", "provider", &c->provider));
   ACTX_TRY_VOID(ReadEnum(raw, "layout", "layout", &c->layout));

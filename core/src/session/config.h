@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Session configuration (SPEC §2.2, docs/config.md): typed view of the config JSON with defaults,
+// Session configuration (docs/config.md): typed view of the config JSON with defaults,
 // validated as a whole. Every enum-valued key is a C++ enum generated from core/protocol.json
 // (agentctx/wire_enums.h); nothing downstream re-parses a string. Invariants: a SessionConfig is
 // always valid (ParseSessionConfig either returns a
 // complete, validated config or kInvalidConfig and nothing); `raw` keeps the JSON it came from so
-// `update(delta)` is a merge patch over it followed by a full re-parse (SPEC §2.2).
+// `update(delta)` is a merge patch over it followed by a full re-parse.
 #pragma once
 
 #include <cstdint>
@@ -15,10 +15,10 @@
 #include "agentctx/result.h"
 #include "agentctx/wire_enums.h"
 #include "agents_md/types.h"
-#include "provider/dialect.h"
 #include "protocol/host_tool.h"
 #include "protocol/json_value.h"
 #include "protocol/warning.h"
+#include "provider/dialect.h"
 #include "tools/output_truncation.h"
 
 namespace agentctx {
@@ -66,30 +66,31 @@ struct CompactionConfig {
   CompactionStrategy strategy = CompactionStrategy::kLocal;
   bool auto_compact = true;
   std::optional<std::string> prompt;
-  // Warmth-aware compaction (issue 16, ours; compaction/warmth.h): 0 disables it.
+  // Warmth-aware compaction (ours; compaction/warmth.h): 0 disables it.
   std::int64_t cache_ttl_ms = 300000;
   std::int64_t soft_limit_bp = 6000;  // 1..10000 of the context window
 };
 
-/// `task_frontier` (issue 16, ours): the update_plan tool and the `<task_frontier>` block.
+/// `task_frontier` (ours, docs/task-frontier.md): the update_plan tool and the `<task_frontier>`
+/// block.
 struct TaskFrontierConfig {
   bool enabled = false;
   std::optional<std::string> goal;  // set by the host; else the first user message
   std::vector<std::string> rules;   // pinned rules shown in the block
 };
 
-/// `context_budget` (issue 16, ours): the opt-in `<context_budget>` block.
+/// `context_budget` (ours, docs/context-budget.md): the opt-in `<context_budget>` block.
 struct ContextBudgetConfig {
   bool enabled = false;
 };
 
-/// `anthropic` (issue 15): the breakpoint planner's settings (provider/anthropic/breakpoint_planner.h).
+/// `anthropic`: the breakpoint planner's settings (provider/anthropic/breakpoint_planner.h).
 struct AnthropicConfig {
   CacheTtl cache_ttl = CacheTtl::k5m;                // the stable marks' TTL
   std::optional<std::int64_t> min_cacheable_tokens;  // default: by model (Haiku 2048, else 1024)
 };
 
-/// `chat` (issue 15): the Chat Completions rendering (provider/chat/chat_body.h).
+/// `chat`: the Chat Completions rendering (provider/chat/chat_body.h).
 struct ChatConfig {
   ChatDeveloperRole developer_role =
       ChatDeveloperRole::kDeveloper;  // `system`: renamed in the body
@@ -118,7 +119,7 @@ struct SessionConfig {
   std::int64_t max_steps_per_turn = 64;
   TaskFrontierConfig task_frontier;
   ContextBudgetConfig context_budget;
-  // Providers (issue 15): which API the requests are rendered for, the Responses layout, the
+  // Providers (docs/providers.md): which API the requests are rendered for, the layout, the
   // output cap (Chat max_completion_tokens, Anthropic max_tokens), the Anthropic and the Chat
   // settings.
   Provider provider = Provider::kResponses;
@@ -133,13 +134,13 @@ struct SessionConfig {
 
   JsonValue raw;  // the JSON this config was parsed from
 
-  /// The configured prompt_cache_key, else the session id (SPEC §8.1).
+  /// The configured prompt_cache_key, else the session id.
   const std::string& CacheKey() const { return prompt_cache_key ? *prompt_cache_key : session_id; }
   /// The settings the session's dialect renders with.
   DialectOptions DialectSettings() const;
 };
 
-/// Parses and validates a whole config (SPEC §2.2). Unknown top-level keys add one
+/// Parses and validates a whole config. Unknown top-level keys add one
 /// `unknown_config_key` warning each. Errors are kInvalidConfig with a message naming the key.
 Result<SessionConfig> ParseSessionConfig(const JsonValue& raw, std::vector<Warning>* warnings);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// ApplyConfigDelta (SPEC §2.2): `cwd` shorthand, RFC 7386 merge patch over the raw config, then a
+// ApplyConfigDelta (`update`): `cwd` shorthand, RFC 7386 merge patch over the raw config, then a
 // whole re-validation; on failure nothing changes (the caller keeps the old config).
 #include "protocol/merge_patch.h"
 #include "session/config.h"

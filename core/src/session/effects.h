@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Effects of one mutating call, collected in any order and serialised in the SPEC §2.6 order:
+// Effects of one mutating call, collected in any order and serialised in this fixed order:
 // (1) at most one persist with every line, in write order; (2) events in production order;
 // (3) at most one error; (4) tool_calls in output order; (5) at most one model_request;
-// (6) at most one turn_complete. Key orders follow SPEC §2.3.
+// (6) at most one turn_complete. Keys: `type`, then the fields in docs/protocol.md's order.
 // A model_request body is never escaped into the JSON: ToJson writes an attachment reference
-// {"$bytes":i,"length":n} and hands the body bytes out beside it (ARCHITECTURE §6).
+// {"$bytes":i,"length":n} and hands the body bytes out beside it (docs/boundary.md).
 #pragma once
 
 #include <cstdint>
@@ -74,7 +74,7 @@ class EffectSink {
 
   const std::optional<ModelRequestEffect>& model_request() const { return model_request_; }
 
-  /// `{"effects":[…]}` in SPEC §2.6 order. Large bytes (the model_request body) are appended
+  /// `{"effects":[…]}` in the order above. Large bytes (the model_request body) are appended
   /// to `attachments` and named by reference in the JSON.
   std::string ToJson(std::vector<std::string_view>* attachments) const;
 

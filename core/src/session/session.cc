@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Session: creation, the mutating entry points that are not about the model stream or tools,
-// and the read-only queries (SPEC §2.1, §2.6).
+// and the read-only queries (docs/protocol.md).
 #include "session/session.h"
 
 #include "agentctx/version.h"
@@ -69,7 +69,7 @@ Result<void> Session::Submit(const SubmitInput& input, std::int64_t now_ms, Effe
   JsonValue user_message = UserInputMessage(input.text, input.images);
   Advance(now_ms);
   BeginTurn(input.turn_id, sink);
-  // SPEC §12.2 pre-turn: compact before the turn's context and input are recorded.
+  // Pre-turn compaction: compact before the turn's context and input are recorded.
   if (auto trigger = PreTurnTrigger()) {
     BeginCompaction(std::move(*trigger), std::move(user_message), sink);
     return {};
@@ -96,7 +96,7 @@ Result<void> Session::Update(const JsonValue& delta, std::int64_t now_ms, Effect
   ACTX_TRY_VOID(CheckChangedCwds(config_, next, fs_));
   Advance(now_ms);
   // Takes effect at the next step boundary: requests already built are never altered.
-  if (next.model.slug != config_.model.slug) compaction_stalled_ = false;  // SPEC §12.5
+  if (next.model.slug != config_.model.slug) compaction_stalled_ = false;  // stall_guard.h
   if (next.provider != config_.provider) dialect_ = MakeDialect(next.provider);
   config_ = std::move(next);
   RebuildTools();
@@ -106,7 +106,7 @@ Result<void> Session::Update(const JsonValue& delta, std::int64_t now_ms, Effect
 }
 
 Result<void> Session::Tick(std::int64_t now_ms, EffectSink*) {
-  Advance(now_ms);  // v1: tick only advances the clock (SPEC §2.1)
+  Advance(now_ms);  // v1: tick only advances the clock
   return {};
 }
 
@@ -116,7 +116,7 @@ Result<void> Session::Interrupt(std::int64_t now_ms, EffectSink* sink) {
   request_.reset();  // late deliveries become stale
   // Outputs already available are recorded in call order; missing ones get `aborted` through
   // for_prompt at the next request.
-  // Only the available ones, each truncated like every recorded output (SPEC §11).
+  // Only the available ones, each truncated like every recorded output (model.truncation).
   std::vector<PendingCall> available;
   for (auto& call : calls_) {
     if (call.output) available.push_back(std::move(call));

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Session: one conversation, driven by inputs and answering with effects (SPEC §2; ARCHITECTURE
-// §5). Owns every cache: history with serialised item bytes, the world-state baseline, the
+// Session: one conversation, driven by inputs and answering with effects (docs/protocol.md).
+// Owns every cache: history with serialised item bytes, the world-state baseline, the
 // AGENTS.md manager, the tool lists, the cache explainer. No I/O except through the injected
 // FileSystems; no clock except `now_ms` inputs (clamped so time never goes backwards).
 //
-// Turn algorithm (SPEC §2.6, §6.5, §13.2):
+// Turn algorithm:
 //  1. submit: persist task_started; step start with the turn-start diff; record the user message.
 //  2. step start: refresh AGENTS.md; render world-state diffs and record them; set the baseline
 //     and persist world_state; build the body from cached item bytes; explain it (cache_report);
@@ -13,7 +13,7 @@
 //     items are recorded, built-in tools run, host tools leave as tool_call effects.
 //  4. once every call has an output: record outputs in call order; next step (2, step diff).
 //  5. a response without tool calls ends the turn: task_complete + turn_complete.
-// Compaction (SPEC §12, session_compaction.cc): pre-turn on submit (before the turn's context
+// Compaction (session_compaction.cc): pre-turn on submit (before the turn's context
 // and input), mid-turn after a step's tool outputs, or manual compact() as its own turn. A
 // compaction request is issued like a step; its answer replaces history (DoNotInject or
 // BeforeLastUserMessage), persists compacted → world_state full + turn_context (when
@@ -33,14 +33,14 @@
 #include "agentctx/result.h"
 #include "agents_md/manager.h"
 #include "compaction/warmth.h"
-#include "provider/cache/cache_explainer.h"
-#include "provider/dialect.h"
 #include "prompt/for_prompt.h"
 #include "prompt/prompt_view.h"
 #include "prompt/tool_list.h"
 #include "protocol/items.h"
 #include "protocol/sse_parser.h"
 #include "protocol/task_frontier.h"
+#include "provider/cache/cache_explainer.h"
+#include "provider/dialect.h"
 #include "session/config.h"
 #include "session/effects.h"
 #include "session/session_inputs.h"
@@ -52,13 +52,13 @@ using FileSystemMap = std::map<std::string, std::shared_ptr<FileSystem>>;
 
 class Session {
  public:
-  /// SPEC §2.1 create: checks the FileSystems, loads AGENTS.md, persists session_meta. The
+  /// `session.start`: checks the FileSystems, loads AGENTS.md, persists session_meta. The
   /// config was parsed and validated at the boundary (ParseSessionConfig, which also yields its
   /// `unknown_config_key` warnings for the caller to emit).
   static Result<std::unique_ptr<Session>> Create(SessionConfig config, FileSystemMap fs,
                                                  std::int64_t now_ms, EffectSink* sink);
 
-  /// SPEC §13.3 resume: rebuilds history, baseline and counters from rollout text without any
+  /// `session.resume`: rebuilds history, baseline and counters from rollout text without any
   /// FileSystem access; the first step then reloads AGENTS.md and appends only what changed.
   static Result<std::unique_ptr<Session>> Resume(SessionConfig config,
                                                  std::string_view rollout_text, FileSystemMap fs,
@@ -70,7 +70,7 @@ class Session {
   Result<void> Tick(std::int64_t now_ms, EffectSink* sink);
   Result<void> Interrupt(std::int64_t now_ms, EffectSink* sink);
   Result<void> Retry(std::string_view request_id, std::int64_t now_ms, EffectSink* sink);
-  /// SPEC §12.2 manual compaction: idle only (else kTurnInProgress); its own turn
+  /// `compact`, the manual compaction: idle only (else kTurnInProgress); its own turn
   /// (turn_started … turn_complete), under `turn_id` (default `turn-<n>`).
   Result<void> Compact(const std::optional<std::string>& turn_id, std::int64_t now_ms,
                        EffectSink* sink);
@@ -84,8 +84,8 @@ class Session {
   /// `inspect` format `breakpoints`: the provider and the mark plan of the next request as a
   /// provider that caches at marks would place it (PreviewCacheMarks).
   JsonValue BreakpointsInspect() const;
-  /// The explainer's summary (SPEC §9), plus (ours) `compaction_decisions` when a cold-cache
-  /// compaction happened (session_warmth.cc).
+  /// The explainer's summary (`cache_summary`), plus (ours) `compaction_decisions` when a
+  /// cold-cache compaction happened (session_warmth.cc).
   /// `prices` (cache_summary's input): add the cost at those prices (CacheExplainer::Summary).
   JsonValue CacheSummary(const TypedPrices* prices = nullptr) const;
   JsonValue Stats() const;
@@ -113,7 +113,7 @@ class Session {
     std::uint64_t streamed_bytes = 0;      // `sse` bytes of this attempt (response_limits.h)
   };
 
-  // One compaction in progress (SPEC §12.2–§12.4).
+  // One compaction in progress (session_compaction.cc).
   struct CompactionRun {
     std::string trigger;  // pre_turn | mid_turn | manual | model_switch
     CompactionStrategy strategy = CompactionStrategy::kLocal;
@@ -124,7 +124,7 @@ class Session {
     std::string summarization_bytes;                // local: the trailing prompt message
     std::vector<bool> dropped;                      // local: for_prompt items trimmed away
     std::uint64_t trimmed = 0;
-    std::optional<ColdCacheDecision> cold;  // issue 16: decided by the cold-cache rule
+    std::optional<ColdCacheDecision> cold;  // set when the cold-cache rule decided it
   };
 
   struct PendingCall {
@@ -200,7 +200,7 @@ class Session {
   void MaybeFinishTools(EffectSink* sink);
   void RecordToolOutputs(EffectSink* sink);
 
-  // session_frontier.cc (issue 16: task frontier)
+  // session_frontier.cc (task frontier and context budget)
   /// The world-state inputs of this step (config, AGENTS.md, tools, task frontier).
   WorldInputs WorldInputsNow() const;
   /// A turn's user message: the first one becomes the frontier's goal.
@@ -209,10 +209,10 @@ class Session {
   std::string RunUpdatePlan(std::string_view arguments);
   /// Resume: the frontier from the newest world-state snapshot that had one.
   void RestoreFrontier(const std::optional<JsonValue>& snapshot);
-  /// Turn start: fixes the `<context_budget>` value for the turn (issue 16).
+  /// Turn start: fixes the `<context_budget>` value for the turn (docs/context-budget.md).
   void NoteContextBudget();
 
-  // session_warmth.cc (issue 16: warmth-aware compaction)
+  // session_warmth.cc (warmth-aware compaction, docs/compaction-timing.md)
   /// The cold-cache rule (compaction/warmth.h) at this turn start, or nullopt.
   std::optional<ColdCacheDecision> ColdCacheDecisionNow() const;
   /// Records that a model request is issued now (the provider's cache is warm from here).
@@ -243,12 +243,12 @@ class Session {
   AgentsMdManager agents_;
   std::optional<JsonValue> baseline_;
   ToolList tools_;             // the current tool set (config)
-  ToolList advertised_tools_;  // what requests send; frozen under `defer` (SPEC §7.1)
+  ToolList advertised_tools_;  // what requests send; `defer` freezes it until compaction/resume
   WorldStateRegistry world_ = WorldStateRegistry::WithBuiltins();
   CacheExplainer explainer_;
   std::optional<JsonValue> last_turn_context_;
   std::optional<std::string> previous_turn_model_;
-  std::optional<ModelConfig> previous_turn_model_config_;  // model_switch trigger (SPEC §12.2)
+  std::optional<ModelConfig> previous_turn_model_config_;  // for the model_switch trigger
 
   TurnState state_ = TurnState::kIdle;
   std::string turn_id_;
@@ -261,22 +261,22 @@ class Session {
   std::optional<std::string> last_agent_message_;
   std::uint64_t items_serialized_ = 0;
 
-  // Token accounting (SPEC §12.1): last turn-step usage (input + output) and the history size
-  // right after that response's output; none at first, after a compaction, or on resume without
-  // a token_count.
+  // Token accounting (compaction/token_accounting.h): last turn-step usage (input + output) and
+  // the history size right after that response's output; none at first, after a compaction, or
+  // on resume without a token_count.
   std::optional<std::uint64_t> usage_tokens_;
   std::size_t usage_history_size_ = 0;
   std::optional<CompactionRun> compaction_;
-  bool compaction_stalled_ = false;  // SPEC §12.5
+  bool compaction_stalled_ = false;  // the stall guard (compaction/stall_guard.h)
   std::uint64_t compaction_counter_ = 0;
-  // Task frontier (issue 16): goal (the first user message), latest plan and explanation; the
+  // Task frontier: goal (the first user message), latest plan and explanation; the
   // host-set goal and the rules come from config_.task_frontier.
   TaskFrontier frontier_;
-  // Warmth-aware compaction (issue 16): when the last model request was issued (restored from
+  // Warmth-aware compaction: when the last model request was issued (restored from
   // the rollout's newest cache_report line), and the cold-cache decisions for cache_summary.
   std::optional<std::int64_t> last_request_ms_;
   std::vector<ColdCacheDecision> cold_decisions_;
-  // Context budget (issue 16): the value computed at the current turn's start.
+  // Context budget: the value computed at the current turn's start.
   std::optional<ContextBudgetInputs> context_budget_;
 };
 

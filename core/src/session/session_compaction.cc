@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Compaction in the session (SPEC §12, §13.2): when to compact, the compaction request, and
+// Compaction in the session: when to compact, the compaction request, and
 // the history replacement. The policy pieces are pure functions of core/src/compaction/.
 // Flow:
-//  1. Trigger (SPEC §12.2): pre-turn on submit (PreTurnTrigger: model_switch with the previous
+//  1. Trigger: pre-turn on submit (PreTurnTrigger: model_switch with the previous
 //     model, else pre_turn at the hard limit or, ours, by the cold-cache rule of
 //     session_warmth.cc), mid-turn after a step's tool outputs (MaybeCompactMidTurn), or
 //     manual compact() as its own turn. Automatic ones need compaction.auto, a context window
@@ -11,7 +11,8 @@
 //     and freed_bp are not known yet and are omitted), tokens_before = estimate_prompt;
 //     IssueCompactionRequest: local → `responses` with for_prompt(history) + the summarization
 //     message, the same instructions and tools array, tool_choice none, no parallel calls;
-//     remote → `responses/compact` with the §12.4-trimmed input. Both are explained (§9).
+//     remote → `responses/compact` with the input trimmed by TrimRemoteInput
+//     (remote_compaction.h). Both are explained (cache_report).
 //  3. Answer: local SSE completes → summary from the last assistant message; remote
 //     `model_response` → kept items. Local context_window_exceeded → drop the oldest input item
 //     (and its outputs), warn compaction_trimmed, ask again; other non-retryable failures →
@@ -22,7 +23,7 @@
 //     compaction; usage is forgotten; `compaction{phase:"completed"}`, warning long_thread, the
 //     stall guard; then the turn continues (pre-turn: its start; mid-turn: the next step;
 //     manual: turn_complete).
-// Choices (ours, where SPEC is silent): the compaction response's usage is reported
+// Choices of our own: the compaction response's usage is reported
 // (token_usage event, token_count line) but never becomes the session's usage; new history
 // items keep origin `compaction` except reinjected context (its section id); the trimmed count
 // in `compaction_trimmed` is cumulative for the compaction; a pre-turn compaction that fails or
@@ -125,7 +126,7 @@ std::optional<std::string> Session::PreTurnTrigger() const {
     }
   }
   if (LimitReached(tokens, *current)) return std::string(kPreTurn);
-  if (ColdCacheDecisionNow()) return std::string(kPreTurn);  // issue 16 (session_warmth.cc)
+  if (ColdCacheDecisionNow()) return std::string(kPreTurn);  // cold cache (session_warmth.cc)
   return std::nullopt;
 }
 
@@ -265,7 +266,7 @@ void Session::CompleteLocalCompaction(const JsonValue& event, EffectSink* sink) 
   last_completed_request_ = request_->id;
   std::vector<JsonValue> output = std::move(request_->output_items);
   std::string request_id = request_->id;
-  ReportUsage(event, request_id, sink);  // reported, but not the session's usage (SPEC §12.1)
+  ReportUsage(event, request_id, sink);  // reported, but never the session's usage
   std::string summary_text = SummaryTextFor(LastAssistantText(output));
   FinishCompaction(BuildCompactedHistory(history_, summary_text), summary_text, sink);
 }
@@ -287,13 +288,13 @@ void Session::FinishCompaction(std::vector<JsonValue> new_items, std::string_vie
                                EffectSink* sink) {
   CompactionRun run = std::move(*compaction_);
   compaction_.reset();
-  advertised_tools_ = tools_;  // SPEC §12.3 step 6: release the tool freeze
+  advertised_tools_ = tools_;  // a compaction releases the `defer` tool freeze
 
   std::vector<std::string> origins(new_items.size(), "compaction");
   std::optional<JsonValue> baseline;
   if (run.inject) {
-    // SPEC §12.3 step 5 BeforeLastUserMessage: this step's full initial context.
-    context_budget_.reset();  // issue 16: stale now; the next turn start shows the new usage
+    // BeforeLastUserMessage (reinjection.h): this step's full initial context.
+    context_budget_.reset();  // stale now; the next turn start shows the new usage
     WorldInputs inputs = WorldInputsNow();
     JsonValue snapshot = world_.BuildSnapshot(inputs);
     RenderResult rendered = world_.RenderFull(inputs);
@@ -332,7 +333,8 @@ void Session::FinishCompaction(std::vector<JsonValue> new_items, std::string_vie
   usage_history_size_ = 0;
   ++compaction_counter_;
 
-  // SPEC §13.2: compacted → world_state full and turn_context when reinjected → context_compacted.
+  // Rollout lines, in order: compacted → world_state full and turn_context when reinjected →
+  // context_compacted.
   std::vector<std::string_view> replacement;
   replacement.reserve(history_.size());
   for (const auto& item : history_) replacement.push_back(item.bytes);
@@ -343,7 +345,7 @@ void Session::FinishCompaction(std::vector<JsonValue> new_items, std::string_vie
   }
   sink->Persist(ContextCompactedLine(now_ms_));
 
-  // SPEC §12.5: measure, report, guard.
+  // The stall guard (compaction/stall_guard.h): measure, report, guard.
   const std::uint64_t after = EstimateNextPrompt();
   const std::int64_t freed_bp = FreedBp(run.tokens_before, after);
   JsonValue done = CompactionEvent("completed", run.trigger, run.strategy, run.tokens_before);

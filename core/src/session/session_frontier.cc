@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The task frontier in the session (issue 16, ours): what survives compaction outside the
-// summarised history; and (6) the context budget value of the turn.
+// The task frontier in the session (ours, docs/task-frontier.md): what survives compaction
+// outside the summarised history; and (6) the context budget value of the turn.
 //  1. Goal: config `task_frontier.goal` when set, else the text of the first user message the
 //     session saw with the feature on (its input_text parts joined by LF), middle-cut to
 //     kFrontierGoalMaxBytes.
@@ -12,8 +12,8 @@
 //  5. Resume restores goal, plan and explanation from the newest snapshot that held one, even
 //     when a later compaction cleared the baseline.
 //  6. Context budget (opt-in): at each turn start, context_tokens, the window and the auto limit
-//     (SPEC §12.1) become WorldInputs.context_budget for the whole turn (the section renders a
-//     block when a new 10 % band is crossed).
+//     (token_accounting.h) become WorldInputs.context_budget for the whole turn (the section
+//     renders a block when a new 10 % band is crossed).
 #include "compaction/token_accounting.h"
 #include "session/session.h"
 #include "session/session_inputs.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Pure translations: the wire inputs of `submit` and `compact` to typed values (checked once, at
 // the engine boundary; the Session takes only the typed form), and the session's config to the
-// inputs of the other modules: the AGENTS.md manager's selections (SPEC §5), the world-state
-// inputs (SPEC §6.1), and the FileSystem name check.
+// inputs of the other modules: the AGENTS.md manager's selections (docs/agents-md-refresh.md),
+// the world-state inputs (world_state/world_inputs.h), and the FileSystem name check.
 #pragma once
 
 #include <map>
@@ -27,7 +27,7 @@ Result<void> CheckFileSystems(const SessionConfig& config, const FileSystemLooku
 /// `invalid_input` and changes nothing (far beyond any context window; bounded memory).
 inline constexpr std::size_t kMaxSubmitBytes = std::size_t{16} * 1024 * 1024;
 
-/// `submit`'s input (SPEC §2.1): the user message text, image URLs, the turn id (default
+/// `submit`'s input: the user message text, image URLs, the turn id (default
 /// `turn-<n>`).
 struct SubmitInput {
   std::string text;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Resume (SPEC §13.3): the rollout alone rebuilds the session — history (newest compacted
+// Resume: the rollout alone rebuilds the session — history (newest compacted
 // replacement + later items), the world-state baseline, the last turn_context (change detection
 // and the previous model), counters. Not restored: the AGENTS.md cache (the first step reloads and
 // diffs against the baseline), the explainer's predecessor, the tool freeze.
@@ -14,7 +14,7 @@ Result<std::unique_ptr<Session>> Session::Resume(SessionConfig parsed,
                                                  std::string_view rollout_text, FileSystemMap fs,
                                                  std::int64_t now_ms, EffectSink* sink) {
   ACTX_TRY_VOID(CheckFileSystems(parsed, fs));
-  // A Codex `compacted` without replacement_history is rebuilt by SPEC §12.3 step 4.
+  // A Codex `compacted` without replacement_history is rebuilt as a local compaction would.
   const CompactionRebuilder rebuilder = [](const std::vector<RecordedItem>& history,
                                            std::string_view message) {
     return RebuildCompactedHistory(history, message);
@@ -39,8 +39,8 @@ Result<std::unique_ptr<Session>> Session::Resume(SessionConfig parsed,
   s->HistoryReplaced();
   s->items_serialized_ = s->history_.size();
   s->baseline_ = std::move(state.baseline);
-  s->RestoreFrontier(state.latest_snapshot);    // issue 16: kept across compactions
-  s->last_request_ms_ = state.last_request_ms;  // issue 16: warmth-aware compaction
+  s->RestoreFrontier(state.latest_snapshot);    // kept across compactions
+  s->last_request_ms_ = state.last_request_ms;  // for warmth-aware compaction
   for (const std::string& name : state.refused_features) {
     if (auto f = FromWire<ProviderFeature>(name)) s->refused_features_[*f] = true;
   }
@@ -52,7 +52,7 @@ Result<std::unique_ptr<Session>> Session::Resume(SessionConfig parsed,
     }
     s->last_turn_context_ = std::move(state.turn_context);
   }
-  // SPEC §12.1: the last usage since the newest compaction, and where it was taken.
+  // Token accounting: the last usage since the newest compaction, and where it was taken.
   if (state.token_usage) {
     if (const JsonValue* last = state.token_usage->Find("last_token_usage")) {
       auto in = last->GetInt("input_tokens").value_or(0);

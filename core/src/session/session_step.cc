@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Step start (SPEC §6.5, §13.2): AGENTS.md refresh, world-state diffs recorded as context
+// Step start: AGENTS.md refresh, world-state diffs recorded as context
 // items, baseline + world_state line, turn_context, the user message, then the request built
-// from cached item bytes and explained (SPEC §8.4, §9).
+// from cached item bytes and explained (cache_report).
 #include <algorithm>
 
 #include "protocol/merge_patch.h"
@@ -22,7 +22,7 @@ void Session::RebuildTools() {
       builtins.push_back({std::string(kBuiltinToolNames[i]), std::string(specs[i])});
     }
   }
-  if (config_.task_frontier.enabled) {  // issue 16: the plan tool (session_frontier.cc)
+  if (config_.task_frontier.enabled) {  // the plan tool (session_frontier.cc)
     builtins.push_back({std::string(kUpdatePlanToolName), std::string(UpdatePlanSpecJson())});
   }
   tools_ = BuildToolList(builtins, config_.tools);
@@ -68,7 +68,7 @@ void Session::StartStep(bool turn_start, const JsonValue* user_message, EffectSi
     Record(*user_message, "user", sink);
     sink->Persist(UserMessageLine(now_ms_, text));
   }
-  NoteRequestIssued();  // issue 16: warmth-aware compaction (session_warmth.cc)
+  NoteRequestIssued();  // for warmth-aware compaction (session_warmth.cc)
   IssueRequest(sink);
 }
 
@@ -92,7 +92,7 @@ void Session::RecordContext(bool turn_start, EffectSink* sink) {
   }
   for (const auto& w : rendered.warnings) sink->Warning(w.code, w.message);
   if (config_.layout == PromptLayout::kPerRole) {
-    // Codex 0.169 grouping (issue 15): one message per role for the pass, one part per
+    // Codex 0.169 grouping (docs/providers.md): one message per role for the pass, one part per
     // fragment, at the first position of that role; origin = its first fragment's section.
     std::vector<ContextMessage> bundles;
     for (const auto& message : rendered.messages) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Model deliveries (SPEC §2.4, §10): SSE chunks or parsed events for the pending request;
+// Model deliveries (docs/protocol.md): SSE chunks or parsed events for the pending request;
 // nothing is recorded before `response.completed`, so a failed attempt leaves history untouched.
 // Stale deliveries (unknown/finished request, superseded attempt) only warn.
 // One response is bounded in output items and streamed bytes (response_limits.h).
@@ -7,8 +7,8 @@
 
 #include "protocol/json_codec.h"
 #include "rollout/rollout_writer.h"
-#include "session/session.h"
 #include "session/response_limits.h"
+#include "session/session.h"
 #include "world_state/message_kind.h"
 
 namespace agentctx {
@@ -87,8 +87,8 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
     std::string_view error_body = delivery.GetString("body").value_or("");
     std::string_view error_message = delivery.GetString("message").value_or("");
     if (!request_->resent_after_refusal) {
-      if (auto feature = request_->dialect->RefusedFeature(status, error_body,
-                                                           request_->features)) {
+      if (auto feature =
+              request_->dialect->RefusedFeature(status, error_body, request_->features)) {
         RefuseFeature(*feature, RefusalText(error_body), sink);
         return {};
       }
@@ -210,7 +210,7 @@ void Session::HandleModelEvent(const JsonValue& event, EffectSink* sink) {
     ModelFailure f = MapResponseIncomplete(event);
     FailRequest(f.code, f.message, f.retryable, f.retry_after_ms, sink);
   }
-  // Everything else (created, in_progress, added, part events) is ignored (SPEC §10).
+  // Everything else (created, in_progress, added, part events) is ignored.
 }
 
 void Session::CompleteResponse(const JsonValue& event, EffectSink* sink) {
@@ -275,8 +275,8 @@ std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
       request_id, ReportedUsage{u.input_tokens, u.cached_input_tokens,
                                 u.cache_creation_input_tokens.value_or(0), u.output_tokens,
                                 u.cache_creation_1h_input_tokens});
-  // SPEC §12.1: right after a response, context_tokens = its input + output (nothing recorded
-  // after its output yet).
+  // Right after a response, context_tokens = its input + output (token_accounting.h; nothing
+  // recorded after its output yet).
   std::uint64_t context_tokens = u.input_tokens + u.output_tokens;
   JsonValue e = MakeEvent("token_usage");
   e.Set("request_id", JsonValue::String(request_id));
@@ -306,7 +306,7 @@ void Session::FailRequest(ErrorCode code, std::string message, bool retryable,
   last_completed_request_ = request_->id;  // its stream is over: a later bare `end` is silent
   request_->output_items.clear();
   if (request_->purpose == "compact" && !retryable) {
-    // SPEC §12.3 step 2: a local compaction that overflowed drops its oldest input item and
+    // A local compaction that overflowed drops its oldest input item (request_trim.h) and
     // asks again; anything else non-retryable fails the compaction, history unchanged.
     if (code == ErrorCode::kContextWindowExceeded && RetryTrimmedCompaction(sink)) return;
     FailCompaction(ErrorCodeName(code), message, sink);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tool dispatch after response.completed (SPEC §11): built-ins run in the core on the primary
+// Tool dispatch after response.completed (docs/tools.md): built-ins run in the core on the primary
 // FileSystem, host tools leave as tool_call effects, withdrawn/unknown/custom calls get their
 // fixed texts. All outputs of a step are recorded together, truncated, in call order (never
 // delivery order); then the next step starts, or the turn ends when there was no call.
@@ -79,7 +79,7 @@ void Session::MaybeFinishTools(EffectSink* sink) {
     EndTurn("completed", sink);
     return;
   }
-  if (MaybeCompactMidTurn(sink)) return;  // SPEC §12.2: the turn continues after it
+  if (MaybeCompactMidTurn(sink)) return;  // mid-turn: the turn continues after it
   StartStep(/*turn_start=*/false, nullptr, sink);
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Warmth-aware compaction in the session (issue 16, ours). The rule is compaction/warmth.h;
-// here: its inputs (the previous request's time, the context tokens and thresholds, the config)
-// and the cache_summary view of the decisions.
+// Warmth-aware compaction in the session (ours, docs/compaction-timing.md). The rule is
+// compaction/warmth.h; here: its inputs (the previous request's time, the context tokens and
+// thresholds, the config) and the cache_summary view of the decisions.
 //  1. Every model request notes its time (StartStep, IssueCompactionRequest); resume takes the
 //     timestamp of the rollout's newest cache_report line (one per request).
 //  2. PreTurnTrigger asks ColdCacheDecisionNow() after the hard limit; a decision makes the

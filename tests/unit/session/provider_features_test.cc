@@ -60,14 +60,12 @@ std::vector<std::string> WarningCodes(const std::vector<JsonValue>& all) {
   return out;
 }
 
-void Seed(SessionDriver* d) {
-  ASSERT_TRUE(d->fs()->AddDir("/repo").has_value());
-}
+void Seed(SessionDriver* d) { ASSERT_TRUE(d->fs()->AddDir("/repo").has_value()); }
 
 // An endpoint that refuses prompt_cache_key and otherwise answers like the mock.
 void RefuseCacheKey(SessionDriver* d) {
-  d->fail = [](const std::string&, const std::string& body)
-      -> std::optional<std::pair<int, std::string>> {
+  d->fail = [](const std::string&,
+               const std::string& body) -> std::optional<std::pair<int, std::string>> {
     if (HasKey(body)) return std::make_pair(400, Unsupported("prompt_cache_key"));
     return std::nullopt;
   };
@@ -98,8 +96,9 @@ TEST(ProviderFeatures, ARefusedFeatureIsTurnedOffWarnedPersistedAndTheRequestSen
     EXPECT_NE(message.find("Unsupported parameter"), std::string::npos) << message;
   }
   EXPECT_TRUE(Effects(first, "error").empty());
-  EXPECT_NE(d.RolloutText().find(R"("type":"provider_feature_refused","feature":"prompt_cache_key")"),
-            std::string::npos);
+  EXPECT_NE(
+      d.RolloutText().find(R"("type":"provider_feature_refused","feature":"prompt_cache_key")"),
+      std::string::npos);
   // The turn completed, and later requests leave the key out without asking again.
   d.Submit("again", 2000);
   ASSERT_EQ(d.request_bodies().size(), 3u);
@@ -115,15 +114,15 @@ TEST(ProviderFeatures, AResumeKeepsARefusedFeatureOff) {
   SessionDriver resumed;
   Seed(&resumed);
   bool refused = false;
-  resumed.fail = [&refused](const std::string&, const std::string& body)
-      -> std::optional<std::pair<int, std::string>> {
+  resumed.fail = [&refused](const std::string&,
+                            const std::string& body) -> std::optional<std::pair<int, std::string>> {
     if (!HasKey(body)) return std::nullopt;
     refused = true;
     return std::make_pair(400, Unsupported("prompt_cache_key"));
   };
-  auto env = ParseJson(resumed.Call(
-      "session.resume", "{\"config\":" + Config() + ",\"rollout\":" +
-                            JsonString(original.RolloutText()) + ",\"now_ms\":5000}"));
+  auto env = ParseJson(resumed.Call("session.resume", "{\"config\":" + Config() + ",\"rollout\":" +
+                                                          JsonString(original.RolloutText()) +
+                                                          ",\"now_ms\":5000}"));
   ASSERT_TRUE(env->GetBool("ok").value_or(false)) << ToJson(*env);
   resumed.Submit("after the resume", 6000);
   ASSERT_EQ(resumed.request_bodies().size(), 1u);
@@ -135,7 +134,8 @@ TEST(ProviderFeatures, ASecondRefusalIsAnOrdinaryError) {
   SessionDriver d;
   Seed(&d);
   // Refuses every request, naming the key each time.
-  d.fail = [](const std::string&, const std::string&) -> std::optional<std::pair<int, std::string>> {
+  d.fail = [](const std::string&,
+              const std::string&) -> std::optional<std::pair<int, std::string>> {
     return std::make_pair(400, Unsupported("prompt_cache_key"));
   };
   d.Start(Config());
@@ -153,7 +153,8 @@ TEST(ProviderFeatures, ASecondRefusalIsAnOrdinaryError) {
 TEST(ProviderFeatures, ARefusalNamingNoFeatureIsAnOrdinaryError) {
   SessionDriver d;
   Seed(&d);
-  d.fail = [](const std::string&, const std::string&) -> std::optional<std::pair<int, std::string>> {
+  d.fail = [](const std::string&,
+              const std::string&) -> std::optional<std::pair<int, std::string>> {
     return std::make_pair(400, Unsupported("temperature"));
   };
   d.Start(Config());
@@ -174,7 +175,8 @@ TEST(ProviderFeatures, TheConfigTurnsAFeatureOffAndRefusesUnknownOnes) {
 
   SessionDriver automatic;  // null is automatic: the key, as every body carried it
   Seed(&automatic);
-  automatic.Start(Config(R"(,"provider_features":{"prompt_cache_key":null},"base_url":"http://127.0.0.1:9")"));
+  automatic.Start(
+      Config(R"(,"provider_features":{"prompt_cache_key":null},"base_url":"http://127.0.0.1:9")"));
   automatic.Submit("hello", 1000);
   ASSERT_EQ(automatic.request_bodies().size(), 1u);
   EXPECT_TRUE(HasKey(automatic.request_bodies()[0]));
@@ -214,7 +216,7 @@ TEST(ProviderFeatures, AutomaticFeaturesAreOnOnlyAtTheOfficialEndpoint) {
   EXPECT_FALSE(official(ProviderFeature::kPrewarm));
 
   FeatureRequests forced;
-  forced[ProviderFeature::kCacheBreakpoints] = true;   // on at a custom endpoint (a test server)
+  forced[ProviderFeature::kCacheBreakpoints] = true;  // on at a custom endpoint (a test server)
   forced[ProviderFeature::kPromptCacheKey] = false;
   forced[ProviderFeature::kPrewarm] = true;  // the provider does not have it: stays off
   auto f = ResolveFeatures(forced, offer, /*official=*/false, none);

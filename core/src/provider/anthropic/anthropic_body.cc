@@ -29,15 +29,15 @@ std::string_view AnthropicBodyBuilder::Build(const BodyParams& p,
                                              const std::vector<ItemSegment>& items,
                                              const AnthropicCacheOptions& cache,
                                              PromptSegments* segments) {
-  if (tools_source_ != p.tools_bytes || tools_array_.empty()) {
-    tools_source_.assign(p.tools_bytes.data(), p.tools_bytes.size());
-    tools_ = AnthropicToolsJson(p.tools_bytes);
+  bool tools_changed = false;
+  const std::vector<std::string>& tools = tools_.Get(p.tools_bytes, &tools_changed);
+  if (tools_changed) {
     tools_array_.clear();
-    if (!tools_.empty()) {
+    if (!tools.empty()) {
       tools_array_ = "[";
-      for (std::size_t i = 0; i < tools_.size(); ++i) {
+      for (std::size_t i = 0; i < tools.size(); ++i) {
         if (i != 0) tools_array_.push_back(',');
-        tools_array_ += tools_[i];
+        tools_array_ += tools[i];
       }
       tools_array_ += "]";
     }
@@ -92,15 +92,15 @@ std::string_view AnthropicBodyBuilder::Build(const BodyParams& p,
   AppendJsonString(&body_, p.model);
   body_ += ",\"max_tokens\":";
   body_ += std::to_string(p.max_output_tokens.value_or(kDefaultAnthropicMaxTokens));
-  if (!tools_.empty()) {
+  if (!tools.empty()) {
     body_ += ",\"tools\":[";
     const PlannedBreakpoint* mark = plan_.Find(BreakpointAt::kTools);
-    for (std::size_t i = 0; i < tools_.size(); ++i) {
+    for (std::size_t i = 0; i < tools.size(); ++i) {
       if (i != 0) body_.push_back(',');
-      if (mark != nullptr && i + 1 == tools_.size()) {
-        AppendMarked(&body_, tools_[i], 1, mark->ttl);
+      if (mark != nullptr && i + 1 == tools.size()) {
+        AppendMarked(&body_, tools[i], 1, mark->ttl);
       } else {
-        body_ += tools_[i];
+        body_ += tools[i];
       }
     }
     body_.push_back(']');
@@ -129,17 +129,10 @@ std::string_view AnthropicBodyBuilder::Build(const BodyParams& p,
     }
   }
   body_.push_back(']');
-  if (p.compaction && !tools_.empty()) body_ += ",\"tool_choice\":{\"type\":\"none\"}";
+  if (p.compaction && !tools.empty()) body_ += ",\"tool_choice\":{\"type\":\"none\"}";
   body_ += ",\"stream\":true}";
 
-  if (segments != nullptr) {
-    segments->instructions_bytes = system_;
-    segments->tools_bytes = tools_array_;
-    segments->items.clear();
-    for (std::size_t i = 0; i < messages_.size(); ++i) {
-      segments->items.push_back(ItemSegment{messages_[i], origins_[i], 0});
-    }
-  }
+  FillMessageSegments(system_, tools_array_, messages_, origins_, segments);
   return body_;
 }
 

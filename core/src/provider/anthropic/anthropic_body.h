@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// AnthropicBodyBuilder: the Anthropic Messages body of a request (issue 15), rendered from the
-// same for_prompt items as the Responses body (SPEC §8.3):
+// AnthropicBodyBuilder: the Anthropic Messages body of a request, rendered from the
+// same for_prompt items as the Responses body (prompt/for_prompt.h):
 //   {"model":M,"max_tokens":N,"tools":[…]?,"system":[{"type":"text","text":I}]?,
 //    "messages":[m1,…,mn],"tool_choice":{"type":"none"}? (compaction with tools),"stream":true}
 // Tools and system come first, in Anthropic's cache order (tools → system → messages), so the
@@ -25,6 +25,7 @@
 
 #include "provider/anthropic/breakpoint_planner.h"
 #include "provider/cache/cache_explainer.h"
+#include "provider/message_body.h"
 #include "provider/provider_items.h"
 #include "provider/render_cache.h"
 #include "provider/responses/request_body.h"
@@ -50,10 +51,9 @@ class AnthropicBodyBuilder {
 
  private:
   std::string body_;
-  std::string system_;        // unmarked system array
-  std::string tools_source_;  // the canonical tools array tools_ was made from
-  std::vector<std::string> tools_;
-  std::string tools_array_;  // unmarked tools array
+  std::string system_;                                             // unmarked system array
+  ToolsMemo<std::vector<std::string>, AnthropicToolsJson> tools_;  // one entry per tool
+  std::string tools_array_;                                        // unmarked tools array
   std::vector<std::string_view> messages_;
   std::vector<std::string_view> origins_;
   std::vector<std::string> owned_;  // messages of serial-less items

@@ -10,17 +10,15 @@ namespace agentctx {
 AnthropicCacheOptions AnthropicCacheOptionsFor(std::string_view model,
                                                const DialectOptions& options) {
   AnthropicCacheOptions cache;
-  cache.min_cacheable_tokens = options.min_cacheable_tokens
-                                   ? *options.min_cacheable_tokens
-                                   : DefaultMinCacheableTokens(model);
+  cache.min_cacheable_tokens = options.min_cacheable_tokens ? *options.min_cacheable_tokens
+                                                            : DefaultMinCacheableTokens(model);
   cache.stable_ttl = options.stable_ttl;
   return cache;
 }
 
 RenderedRequest AnthropicDialect::Render(AnthropicBodyBuilder* builder, const BodyParams& p,
                                          const std::vector<ItemSegment>& items,
-                                         const DialectOptions& options,
-                                         std::int64_t now_ms) const {
+                                         const DialectOptions& options, std::int64_t now_ms) const {
   const AnthropicCacheOptions cache = AnthropicCacheOptionsFor(p.model, options);
   RenderedRequest r;
   r.endpoint = endpoint();

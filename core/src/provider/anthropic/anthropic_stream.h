@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Anthropic Messages stream → Responses events (issue 15), so the session reads one event
-// language (SPEC §10), and the classification of Anthropic HTTP errors.
+// Anthropic Messages stream → Responses events, so the session reads one event
+// language (the Responses stream events), and the classification of Anthropic HTTP errors.
 // Mapping (events framed by SseParser; `type` from the JSON, else the `event:` line):
 //  - message_start: remembers message.usage (input_tokens, cache_creation_input_tokens,
 //    cache_read_input_tokens, output_tokens, cache_creation.ephemeral_1h_input_tokens);
@@ -31,8 +31,8 @@
 #include <vector>
 
 #include "protocol/json_value.h"
-#include "provider/stream_adapter.h"
 #include "provider/model_errors.h"
+#include "provider/stream_adapter.h"
 
 namespace agentctx {
 

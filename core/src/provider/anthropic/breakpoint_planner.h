@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Anthropic breakpoint planner (issue 15): where an Anthropic Messages request carries its
+// Anthropic breakpoint planner: where an Anthropic Messages request carries its
 // `cache_control` marks. Anthropic caches the prefix tools → system → messages up to a marked
 // block; a request may carry at most 4 marks, a mark under the model's minimum cacheable prompt
 // is not cached, and when TTLs are mixed the longer ones must come first.
@@ -11,7 +11,7 @@
 //  2. A candidate is skipped when its boundary does not exist (no tools, no system, no context
 //     messages, no messages), when it falls on the same block as the newest item (the newest
 //     mark covers it), or when the prompt up to it is under `min_cacheable_tokens`
-//     (tokens = ceil(bytes/4) of the rendered prefix, SPEC §9's estimate).
+//     (tokens = ceil(bytes/4) of the rendered prefix).
 //  3. Placed stable marks (1–3) get `stable_ttl`; the newest mark gets 5m. Stable marks sit
 //     earlier in the prompt, so 1 h marks always come before 5 min marks.
 // Invariants: at most 4 placed marks; every candidate is reported with its reason (placed or
@@ -23,9 +23,9 @@
 #include <string_view>
 #include <vector>
 
-#include "provider/cache/cache_explainer.h"
 #include "agentctx/wire_enums.h"
 #include "protocol/json_value.h"
+#include "provider/cache/cache_explainer.h"
 
 namespace agentctx {
 

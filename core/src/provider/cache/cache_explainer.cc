@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Cache-break explainer (SPEC §9); see cache_explainer.h for the algorithm.
+// Cache-break explainer; see cache_explainer.h for the algorithm.
 #include "provider/cache/cache_explainer.h"
 
 #include <algorithm>
@@ -67,7 +67,7 @@ JsonValue CacheReportToJson(const CacheReport& r) {
 }
 
 CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSegments& prompt) {
-  // SPEC §9: prompt length and the raw common prefix with the previous prompt, segment-wise.
+  // Step 1: prompt length and the raw common prefix with the previous prompt, segment-wise.
   const std::size_t new_count = SegmentCount(prompt);
   std::uint64_t prompt_bytes = 0;
   for (std::size_t k = 0; k < new_count; ++k) prompt_bytes += SegmentBytes(prompt, k).size();
@@ -149,17 +149,10 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
         b.section = prev_segments_[k].origin;
       }
     }
-    BreakTotals& totals = breaks_[b.reason];
-    totals.count += 1;
-    totals.lost_tokens += b.lost_tokens;
     r.cache_break = std::move(b);
   }
 
-  requests_ += 1;
-  sum_prompt_bytes_ += prompt_bytes;
-  sum_shared_ += r.shared_prefix_bytes;
-  sum_max_shared_ += r.max_shared_prefix_bytes;
-  sum_max_shared_clamped_ += clamped_max;
+  totals_.Add(r, r.cache_break ? r.cache_break->lost_tokens : 0);
   sum_predicted_ += r.predicted_cached_tokens;
   sum_ideal_ += r.ideal_cached_tokens;
   any_breakpoints_ = any_breakpoints_ || r.breakpoints;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Prefix-stability metrics and the cache-break explainer (SPEC §9). Pure: no I/O, no clock.
+// Prefix-stability metrics and the cache-break explainer behind `cache_report`
+// (docs/providers.md, docs/replay.md). Pure: no I/O, no clock.
 //
 // The prompt of a request is P = J(instructions) ‖ J(tools) ‖ J(item_1) ‖ … ‖ J(item_n), kept as
 // segments (never concatenated). For each request, in issue order, CacheExplainer compares P with
@@ -16,9 +17,9 @@
 //      history_rewritten_by_compaction if NoteCompaction() was called since the previous
 //      request, else item_edited. Item breaks carry item_index (0-based index into the previous
 //      prompt's items) and section = that item's origin (for both item reasons).
-// The section names "model", "cache_key" and "instructions" are ours (SPEC names only "tools").
+// The section names "model", "cache_key" and "instructions" are agentctx's own.
 //
-// Provider anthropic (PromptSegments::breakpoints, issue 15): Anthropic caches only up to its
+// Provider anthropic (PromptSegments::breakpoints): Anthropic caches only up to its
 // `cache_control` marks, so the cached tokens follow the breakpoint plan instead of steps 1–2:
 //   4. read = the longest prefix the previous request marked (and so wrote) that this request
 //      can read: the same model, its bytes intact (a mark covers the tools alone, or the
@@ -50,9 +51,10 @@
 #include <string_view>
 #include <vector>
 
-#include "provider/cache/cache_pricing.h"
 #include "prompt/prompt_bytes.h"
 #include "protocol/json_value.h"
+#include "provider/cache/cache_pricing.h"
+#include "provider/cache/prefix_totals.h"
 
 namespace agentctx {
 
@@ -64,7 +66,7 @@ struct ItemSegment {
   std::uint64_t serial = 0;  ///< identity of the bytes (0 = unknown: compared byte by byte)
 };
 
-/// One placed Anthropic `cache_control` mark of a request (issue 15). It covers the tools
+/// One placed Anthropic `cache_control` mark of a request. It covers the tools
 /// segment alone (`tools_only`), or the instructions (system), the tools and the first `items`
 /// items.
 struct CacheMark {
@@ -90,12 +92,13 @@ struct PromptSegments {
   std::string_view instructions_bytes;  ///< a JSON string literal, or empty when omitted
   std::string_view tools_bytes;         ///< the tools array bytes, e.g. "[]"
   std::vector<ItemSegment> items;
-  /// Set: Anthropic's breakpoint rule (steps 4–5); null: OpenAI's prefix rule (SPEC §9).
+  /// Set: Anthropic's breakpoint rule (steps 4–5); null: OpenAI's prefix rule (steps 1–2).
   const BreakpointRule* breakpoints = nullptr;
 };
 
-// tokens(b) and cacheable(t) (SPEC §9) are TokensForBytes and Cacheable of
-// prompt/prompt_bytes.h: one definition each, shared with the mock's cache simulator.
+// tokens(b) = floor(b / 4) and cacheable(t) (0 under 1024, else 128-token steps from 1024) are
+// TokensForBytes and Cacheable of prompt/prompt_bytes.h: one definition each, shared with the
+// mock's cache simulator.
 /// floor(10000·part / whole), 0 when whole is 0.
 std::uint64_t BasisPoints(std::uint64_t part, std::uint64_t whole);
 
@@ -107,7 +110,7 @@ struct CacheBreak {
   std::uint64_t lost_tokens = 0;  ///< ideal − predicted
 };
 
-/// The metrics of one request (SPEC §9).
+/// The metrics of one request (steps 1–5 above).
 struct CacheReport {
   std::string request_id;
   std::uint64_t prompt_bytes = 0;
@@ -124,7 +127,7 @@ struct CacheReport {
   std::uint64_t predicted_cache_write_1h_tokens = 0;  ///< of the writes, under 1 h marks
 };
 
-/// The `cache_report` JSON, keys in SPEC §9 order:
+/// The `cache_report` JSON, keys always in this order:
 /// {"request_id","prompt_bytes","prompt_tokens","shared_prefix_bytes","reuse_bp","max_reuse_bp",
 ///  "predicted_cached_tokens","ideal_cached_tokens","break":null|{"reason","section",
 ///  "item_index"?,"byte_offset","lost_tokens"}}, then, by Anthropic's rule only,
@@ -148,7 +151,7 @@ class CacheExplainer {
   void NoteCompaction() { compaction_pending_ = true; }
 
   /// Computes the report of the next request and makes `prompt` the predecessor. A retry of the
-  /// same request must not call this again (SPEC §9).
+  /// same request must not call this again (it would compare the prompt with itself).
   CacheReport Explain(std::string_view request_id, const PromptSegments& prompt);
   /// Explain() as the cache_report JSON.
   JsonValue ExplainJson(std::string_view request_id, const PromptSegments& prompt) {
@@ -179,10 +182,6 @@ class CacheExplainer {
     std::string bytes;
     std::string origin;
     std::uint64_t serial = 0;
-  };
-  struct BreakTotals {
-    std::uint64_t count = 0;
-    std::uint64_t lost_tokens = 0;
   };
 
   // A mark of the previous request as the next one can read it.
@@ -215,14 +214,9 @@ class CacheExplainer {
   std::vector<StoredSegment> prev_segments_;
   std::uint64_t prev_bytes_ = 0;
 
-  std::uint64_t requests_ = 0;
-  std::uint64_t sum_prompt_bytes_ = 0;
-  std::uint64_t sum_shared_ = 0;
-  std::uint64_t sum_max_shared_ = 0;
-  std::uint64_t sum_max_shared_clamped_ = 0;
+  PrefixTotals totals_;
   std::uint64_t sum_predicted_ = 0;
   std::uint64_t sum_ideal_ = 0;
-  std::map<std::string, BreakTotals, std::less<>> breaks_;
   // Anthropic's rule: the previous request's marks and time; the write totals.
   std::vector<StoredMark> prev_marks_;
   std::int64_t prev_now_ms_ = 0;

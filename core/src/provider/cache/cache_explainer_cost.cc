@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Cache explainer, off the Responses step path (issue 15; see cache_explainer.h): Anthropic's
+// Cache explainer, off the Responses step path (see cache_explainer.h): Anthropic's
 // breakpoint rule (steps 4–5), the reported usage and the summary with its cost. Compiled -Oz
 // in the Embind build (cmake/Emscripten.cmake).
 #include <algorithm>
@@ -151,23 +151,12 @@ JsonValue CacheExplainer::Summary(const TypedPrices* prices, CachePricing curren
     reported_write += c.reported->cache_write_tokens;
   }
   JsonValue out = JsonValue::Object();
-  out.Set("requests", num(requests_));
-  out.Set("prompt_bytes", num(sum_prompt_bytes_));
-  out.Set("shared_prefix_bytes", num(sum_shared_));
-  out.Set("max_shared_prefix_bytes", num(sum_max_shared_));
+  out.Set("requests", num(totals_.requests()));
+  totals_.WriteBytes(&out);
   out.Set("predicted_cached_tokens", num(sum_predicted_));
   out.Set("ideal_cached_tokens", num(sum_ideal_));
   out.Set("reported_cached_tokens", num(reported));
-  out.Set("reuse_bp", num(BasisPoints(sum_shared_, sum_prompt_bytes_)));
-  out.Set("max_reuse_bp", num(BasisPoints(sum_max_shared_clamped_, sum_prompt_bytes_)));
-  JsonValue breaks = JsonValue::Object();
-  for (const auto& [reason, totals] : breaks_) {  // std::map: sorted by reason
-    JsonValue entry = JsonValue::Object();
-    entry.Set("count", num(totals.count));
-    entry.Set("lost_tokens", num(totals.lost_tokens));
-    breaks.Set(reason, std::move(entry));
-  }
-  out.Set("breaks", std::move(breaks));
+  totals_.WriteReuseAndBreaks(&out);
   if (any_breakpoints_) {
     out.Set("predicted_cache_write_tokens", num(sum_write_));
     out.Set("predicted_cache_write_1h_tokens", num(sum_write_1h_));

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Prompt-cache pricing per provider (issue 15); see cache_pricing.h.
+// Prompt-cache pricing per provider; see cache_pricing.h.
 #include "provider/cache/cache_pricing.h"
 
-#include "provider/anthropic/breakpoint_planner.h"
-
 #include <string>
+
+#include "provider/anthropic/breakpoint_planner.h"
 
 namespace agentctx {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Prompt-cache pricing per provider (issue 15): what a request's tokens cost under its
+// Prompt-cache pricing per provider: what a request's tokens cost under its
 // provider's cache prices, in exact integers. Shared by the cache explainer's summary
 // (cache_explainer.h) and the replay (rollout/replay.h).
 // Units: a price is micro-USD per million tokens, which is picodollars (10⁻¹² USD) per token, so

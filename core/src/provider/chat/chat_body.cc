@@ -64,10 +64,7 @@ void AppendTail(std::string* out, const BodyParams& p, std::string_view tools) {
 
 std::string_view ChatBodyBuilder::Build(const BodyParams& p, const std::vector<ItemSegment>& items,
                                         PromptSegments* segments) {
-  if (tools_source_ != p.tools_bytes || tools_source_.empty()) {
-    tools_source_.assign(p.tools_bytes.data(), p.tools_bytes.size());
-    tools_ = ChatToolsJson(p.tools_bytes);
-  }
+  const std::string& tools = tools_.Get(p.tools_bytes);
   system_.clear();
   if (!p.instructions.empty()) {
     system_ = "{\"role\":\"system\",\"content\":";
@@ -127,7 +124,7 @@ std::string_view ChatBodyBuilder::Build(const BodyParams& p, const std::vector<I
   flush();
   pieces_.EndBuild();
 
-  std::size_t size = 256 + p.model.size() + system_.size() + tools_.size();
+  std::size_t size = 256 + p.model.size() + system_.size() + tools.size();
   for (const auto& m : messages_) size += m.size() + 1;
   body_.clear();
   body_.reserve(size);
@@ -139,16 +136,8 @@ std::string_view ChatBodyBuilder::Build(const BodyParams& p, const std::vector<I
     if (i != 0 || !system_.empty()) body_.push_back(',');
     body_ += messages_[i];
   }
-  AppendTail(&body_, p, tools_);
-
-  if (segments != nullptr) {
-    segments->instructions_bytes = system_;
-    segments->tools_bytes = tools_;
-    segments->items.clear();
-    for (std::size_t i = 0; i < messages_.size(); ++i) {
-      segments->items.push_back(ItemSegment{messages_[i], origins[i], 0});
-    }
-  }
+  AppendTail(&body_, p, tools);
+  FillMessageSegments(system_, tools, messages_, origins, segments);
   return body_;
 }
 

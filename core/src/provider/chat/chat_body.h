@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// ChatBodyBuilder: the Chat Completions body of a request (issue 15), rendered from the same
-// for_prompt items as the Responses body (SPEC §8.3) and as byte-stable: every body is
+// ChatBodyBuilder: the Chat Completions body of a request, rendered from the same
+// for_prompt items as the Responses body (prompt/for_prompt.h) and as byte-stable: every body is
 //   {"model":M,"messages":[<system>,<m1>,…,<mn>]<tail>}
 // where <system> = {"role":"system","content":instructions} (omitted when empty), m_i the items'
 // renderings (provider_items.h) and <tail> = tools, tool_choice, parallel_tool_calls (only with
@@ -16,7 +16,7 @@
 //    templates without that role): then only the role is renamed, so the body stays byte-stable.
 //  - Each item is rendered once and cached by its serial (non-zero serials only); the cache keeps
 //    only the items of the last build.
-//  - Build() also fills the explainer's segments (SPEC §9 per provider): instructions = the
+//  - Build() also fills the explainer's segments (cache_explainer.h): instructions = the
 //    system message bytes, tools = the Chat tools array, items = one per message (origin = its
 //    first item's). Views into the builder, valid until the next Build().
 #pragma once
@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "provider/cache/cache_explainer.h"
+#include "provider/message_body.h"
 #include "provider/provider_items.h"
 #include "provider/render_cache.h"
 #include "provider/responses/request_body.h"
@@ -44,8 +45,7 @@ class ChatBodyBuilder {
  private:
   std::string body_;
   std::string system_;
-  std::string tools_source_;  // the canonical tools array tools_ was made from
-  std::string tools_;
+  ToolsMemo<std::string, ChatToolsJson> tools_;  // the Chat tools array
   std::vector<std::string> messages_;
   RenderCache<ChatPiece, RenderChatPiece> pieces_;
 };

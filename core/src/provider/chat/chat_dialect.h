@@ -22,8 +22,7 @@ class ChatDialect final : public Dialect {
                              const DialectOptions& options, std::int64_t now_ms,
                              std::string* owned) override;
   std::unique_ptr<StreamAdapter> NewStream() const override;
-  FeatureAvailability Availability(ProviderFeature feature,
-                                   std::string_view model) const override;
+  FeatureAvailability Availability(ProviderFeature feature, std::string_view model) const override;
   std::vector<std::string_view> ParametersOf(ProviderFeature feature) const override;
 
  private:

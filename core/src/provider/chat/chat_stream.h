@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Chat Completions stream → Responses events (issue 15). The session reads one event language
-// (SPEC §10); this adapter turns `chat.completion.chunk` objects (already framed by SseParser)
-// into it, so text deltas, tool calls, usage, errors and retries behave exactly as for Responses.
+// Chat Completions stream → Responses events. The session reads one event language (the
+// Responses stream events); this adapter turns `chat.completion.chunk` objects (already framed
+// by SseParser) into it, so text deltas, tool calls, usage, errors and retries behave exactly
+// as for Responses.
 // Mapping:
 //  - `choices[0].delta.content` → `response.output_text.delta`; `delta.reasoning_content` or
 //    `delta.reasoning` (vLLM, llama.cpp) → `response.reasoning_text.delta` (shown, not recorded);

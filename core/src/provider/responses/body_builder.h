@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// ResponsesBodyBuilder: the `responses` body of turn requests (SPEC §8.1) kept in one buffer
-// and extended in place, so a step writes only its new items and the short tail (SPEC §8.4).
+// ResponsesBodyBuilder: the `responses` body of turn requests (request_body.h) kept in one
+// buffer and extended in place, so a step writes only its new items and the short tail.
 // Invariants:
 //  - Build() returns exactly BuildResponsesBody(p) with p.items = the items' bytes.
 //  - The head is compared by its inputs (model, instructions), never re-rendered to compare:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Request bodies (SPEC §8.1, §8.2) assembled from cached pieces (§8.4): item bytes are
+// Request bodies (`responses`, `responses/compact`) assembled from cached pieces: item bytes are
 // serialised once when recorded and only concatenated here, so building request N never
 // re-serialises items 1..N-1. Field order is fixed; output is deterministic.
 #pragma once
@@ -14,7 +14,7 @@
 
 namespace agentctx {
 
-/// The `responses` body (SPEC §8.1).
+/// The `responses` body of a turn request.
 std::string BuildResponsesBody(const BodyParams& p);
 /// The `responses` body up to and including `"input":[` (items not included).
 void AppendResponsesHead(std::string* out, const BodyParams& p);
@@ -22,7 +22,7 @@ void AppendResponsesHead(std::string* out, const BodyParams& p);
 void AppendResponsesTail(std::string* out, const BodyParams& p);
 /// `,"service_tier":…` (when set) `,"prompt_cache_key":…`: shared by every body with those fields.
 void AppendServiceTierAndCacheKey(std::string* out, const BodyParams& p);
-/// The `responses/compact` body (SPEC §8.2).
+/// The `responses/compact` body of a remote compaction.
 std::string BuildCompactBody(const BodyParams& p);
 
 }  // namespace agentctx

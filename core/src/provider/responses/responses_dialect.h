@@ -26,8 +26,7 @@ class ResponsesDialect final : public Dialect {
   std::optional<RenderedRequest> RenderRemoteCompaction(const BodyParams& p,
                                                         const std::vector<ItemSegment>& items,
                                                         std::string* owned) override;
-  FeatureAvailability Availability(ProviderFeature feature,
-                                   std::string_view model) const override;
+  FeatureAvailability Availability(ProviderFeature feature, std::string_view model) const override;
   std::vector<std::string_view> ParametersOf(ProviderFeature feature) const override;
 
  private:

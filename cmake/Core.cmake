@@ -28,7 +28,7 @@ target_link_libraries(agentctx_json_codec PRIVATE agentctx_rapidjson)
 
 add_library(agentctx_core STATIC ${ACTX_CORE_SOURCES} $<TARGET_OBJECTS:agentctx_json_codec>)
 # The built-in tools (core/src/tools) run once per tool call, far from the hot path (request
-# assembly); in the Embind module, whose gzip size is budgeted (ARCHITECTURE §11), they are
+# assembly); in the Embind module, whose gzip size is budgeted (assemble_package.mjs), they are
 # compiled for size. The last -O flag wins, so this overrides the build type's level.
 if(EMSCRIPTEN)
   file(GLOB ACTX_TOOL_SOURCES CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/core/src/tools/*.cc")

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The Embind ES module of the npm package `agentctx` (ARCHITECTURE §6, TOOLCHAIN §4):
+# The Embind ES module of the npm package `agentctx`:
 #   build/wasm/wasm/agentctx.mjs + agentctx.wasm, copied into wasm/dist by
 #   scripts/assemble_package.mjs. One bound class (wasm/src/bindings.cc), no exceptions, no
 #   Emscripten FS (the core's only I/O is the injected JS FileSystem), no eval (CSP-friendly).
@@ -23,7 +23,7 @@ target_link_options(agentctx_embind PRIVATE
 # The shim is not a source file: relink when it changes.
 set_property(TARGET agentctx_embind APPEND PROPERTY LINK_DEPENDS "${_actx_shim}")
 
-# Size (issues 11 and 15; assemble_package.mjs checks the 300 KB gzip budget): the module is
+# Size (assemble_package.mjs checks the 300 KB gzip budget): the module is
 # compiled for speed (-O3) only where a tool-loop step spends its time — the protocol codec and
 # SSE parser, the prompt assembly and cache explainer, the session's step/stream/tool loop, the
 # world-state snapshot and the sections that change per step, the AGENTS.md manager's refresh
@@ -40,7 +40,7 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/session/config_update.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/session_resume.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/session_compaction.cc"
-    # Issue 15: the Chat / Anthropic renderings and stream adapters (off the Responses step path),
+    # The Chat / Anthropic renderings and stream adapters (off the Responses step path),
     # and the cost rules (cache_summary, replay).
     "${PROJECT_SOURCE_DIR}/core/src/provider/provider_items.cc"
     "${PROJECT_SOURCE_DIR}/core/src/provider/chat/chat_body.cc"
@@ -75,7 +75,7 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/engine/engine.cc"
     "${PROJECT_SOURCE_DIR}/core/src/engine/session_methods.cc"
     "${PROJECT_SOURCE_DIR}/core/src/protocol/items.cc"
-    # The opt-in issue-16 features (task frontier, context budget) and the once-per-session base
+    # The opt-in features (task frontier, context budget) and the once-per-session base
     # instructions and UUIDs; the per-provider price rules (a cache summary, the Anthropic rule).
     "${PROJECT_SOURCE_DIR}/core/src/session/session_frontier.cc"
     "${PROJECT_SOURCE_DIR}/core/src/world_state/sections/task_frontier_section.cc"

@@ -6,7 +6,7 @@
 #   UBSan reports under the fuzz preset): compared as `n > stackEnd_ - stackTop_` instead, as
 #   upstream RapidJSON does since 2018 (applied to existing build trees too);
 # - SYSTEM silences the C++20 `operator!=` ambiguity warnings.
-# Only the JSON codec target links agentctx_rapidjson (ARCHITECTURE §8 "one codec").
+# Only the JSON codec target links agentctx_rapidjson: one codec, and no other code sees RapidJSON.
 find_path(RAPIDJSON_INCLUDE_DIR rapidjson/document.h PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH REQUIRED)
 set(_rj "${CMAKE_BINARY_DIR}/_deps/rapidjson/include")
 if(NOT EXISTS "${_rj}/rapidjson/document.h")

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
-# The WASI reactor build/wasi/wasi-host/agentctx.wasm (ARCHITECTURE §6, TOOLCHAIN §5): the C ABI
+# The WASI reactor build/wasi/wasi-host/agentctx.wasm: the C ABI
 # (wasi-host/include/agentctx_abi.h) + guest glue over the core. A reactor has no main: the host
 # calls _initialize once, then the actx_* exports. --strip-all drops the name section (size).
-# Release uses -O2 (TOOLCHAIN §5) for every WASI target, core and tests included.
+# Release uses -O2 for every WASI target, core and tests included.
 set(CMAKE_C_FLAGS_RELEASE "-O2 -DNDEBUG")
 set(CMAKE_CXX_FLAGS_RELEASE "-O2 -DNDEBUG")
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs what agentctx needs on Debian bookworm (TOOLCHAIN.md §2), idempotently:
+# Installs what agentctx needs on Debian bookworm, idempotently:
 #  1. checks every Debian package with dpkg-query; as root installs the missing ones
 #     (apt-get update once, --no-install-recommends); otherwise prints the command and fails;
 #  2. runs `npm ci` when node_modules is missing or older than package-lock.json.

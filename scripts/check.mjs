@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// Static checks run by `npm test` (ARCHITECTURE §11):
+// Static checks run by `npm test`:
 //  - clang-format-14 --dry-run -Werror over C++ sources;
 //  - RapidJSON is included only by core/src/protocol/json_codec.cc;
 //  - core/ does no I/O: no <fstream>/<filesystem>/<chrono>/<thread>/<random>, fopen, getenv,
 //    stdout, throw/try;
-//  - core/ never branches on or includes the target (ARCHITECTURE §3): no __wasi__,
+//  - core/ never branches on or includes the target (one source for every build): no __wasi__,
 //    __EMSCRIPTEN__, __wasm__/__wasm32__ macros, no <emscripten…>/<wasi/…> headers;
-//  - layering (scripts/check_layering.mjs, ARCHITECTURE §4): core module include edges follow
+//  - layering (scripts/check_layering.mjs): core module include edges follow
 //    the allowed graph; the boundaries include only core public headers;
 //  - every file generated from core/protocol.json is fresh (scripts/gen_protocol.mjs renders them
 //    in memory; any difference fails).

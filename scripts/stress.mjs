@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
 // `npm run stress [-- --trials N] [--only-crash | --only-hostile] [--case TEXT]`: the reliability suites at
-// full size (issue 17; docs/RELIABILITY.md), on the assembled WASI CLI (wasm/dist/wasi):
+// full size (docs/RELIABILITY.md), on the assembled WASI CLI (wasm/dist/wasi):
 //  1. crash consistency: N seeded kill -9 trials (default 110: 70 during `run`, 40 during
 //     `resume`; tests/stress/crash_trials.mjs), none may lose anything;
-//  2. the hostile-input catalogue at the issue's sizes (tests/stress/hostile_cases.mjs): each
+//  2. the hostile-input catalogue at full size (tests/stress/hostile_cases.mjs): each
 //     case's expected outcome, and no case over 10 s (a case may set a longer timeBoundMs for
 //     work that is long by nature: 2 000 turns) or 1 GB of max RSS.
 // Writes build/stress/report.md (tables) and build/stress/report.json; exits 1 on any failure.

@@ -3,7 +3,7 @@
 // Runs a WASI *command* module (e.g. the gtest binary) under node:wasi, for ctest.
 // Usage: node scripts/wasi-run.mjs [--dir GUEST=HOST]... module.wasm [args...]
 // Only the listed directories are preopened; the environment is empty. Uses the global
-// `process` (importing node:process makes fd 0 non-blocking: TOOLCHAIN.md §5).
+// `process` (importing node:process makes fd 0 non-blocking, so a guest reading stdin gets EAGAIN).
 import { readFile } from 'node:fs/promises';
 import { WASI } from 'node:wasi';
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # WASI preview1 toolchain on Debian bookworm: clang-19 + wasi-libc + libc++-19-dev-wasm32.
 # Debian ships no ready sysroot, so we make one of two symlinks; without --sysroot the host's
-# /usr/include would leak into wasm builds (TOOLCHAIN.md §5).
+# /usr/include would leak into wasm builds.
 set(CMAKE_SYSTEM_NAME WASI)
 set(CMAKE_SYSTEM_VERSION 1)
 set(CMAKE_SYSTEM_PROCESSOR wasm32)

@@ -161,8 +161,8 @@ TEST(Abi, SessionSlotsHaveAWorkspaceFileSystem) {
   actx_close(h);
 }
 
-// ARCHITECTURE §6: a request body leaves as a pointer/length pair, never inside the envelope;
-// large inputs arrive through actx_attach buffers.
+// Attachments (docs/boundary.md): a request body leaves as a pointer/length pair, never inside
+// the envelope; large inputs arrive through actx_attach buffers.
 TEST(Abi, AttachmentsCrossAsPointerAndLength) {
   const std::string root = testing::FixturePath("posix_fs");
   abi::SetWorkspaceRoot(root);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // PosixFileSystem (wasi-host/guest) on all three runners: the fixture corpus
-// (tests/fixtures/posix_fs) read through it, the SPEC §3 errno mapping, path validation and the
+// (tests/fixtures/posix_fs) read through it, the errno mapping, path validation and the
 // lexical root; under WASI the preopen sandbox itself (`/etc/passwd`, `..`, opendir("/")).
 #include "posix_file_system.h"
 
@@ -169,7 +169,7 @@ TEST(PosixFileSystemWasi, OutsideThePreopensIsNotCapable) {
 }
 
 TEST(PosixFileSystemWasi, DotDotEscapesAreNotCapable) {
-  // PosixFileSystem rejects `..` itself (invalid_path, SPEC §3); the raw calls show that the
+  // PosixFileSystem rejects `..` itself (invalid_path); the raw calls show that the
   // preopen would refuse it anyway, and how that errno maps.
   PosixFileSystem fs("/");
   EXPECT_EQ(fs.Stat("/fixtures/../x").error().code, ErrorCode::kInvalidPath);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Property (issue 4; SPEC §7.6, §8.4, §9): for random sequences of config changes without
-// compaction, every request's `input` is an item-wise byte prefix of the next one's, and
-// `instructions`/`tools` stay byte-identical unless the change was a tools `apply` or a model
-// switch; the explainer reports a break only then; `stats().items_serialized` counts each item
-// once however many requests are built. Also: shuffled host-tool registration gives identical
-// bytes, and the checker itself fails when an old item is rewritten.
+// Property: for random sequences of config changes without compaction, every request's `input`
+// is an item-wise byte prefix of the next one's, and `instructions`/`tools` stay byte-identical
+// unless the change was a tools `apply` or a model switch; the explainer reports a break only
+// then; `stats().items_serialized` counts each item once however many requests are built.
+// Also: shuffled host-tool registration gives identical bytes, and the checker itself fails when
+// an old item is rewritten.
 // Fixed seeds (tiny xorshift64*, no <random>); ACTX_PROPERTY_ITERATIONS adds sequences.
 #include <gtest/gtest.h>
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Property: diff round-trip (ARCHITECTURE §9). Starting from a full render, folding every later
+// Property: diff round-trip. Starting from a full render, folding every later
 // step diff into "what the model was told" gives the same view as a full render of the current
 // inputs. Also: a diff against the current snapshot is empty; the baseline kept as persisted
-// merge patches (SPEC §6.4, §6.5) renders exactly like the in-memory one.
+// merge patches renders exactly like the in-memory one.
 // The view is read back from the fragment texts, so the renderers and the diff rules are
-// checked together. Documented losses of the SPEC are kept out of the generator: a known shell
-// never becomes unknown for the same environment (unknown→known is not a change, SPEC §6.3), and
-// the tool policy is fixed per sequence (`apply` renders nothing, SPEC §6.3).
+// checked together. Documented losses of the diff rules are kept out of the generator: a known
+// shell never becomes unknown for the same environment (unknown→known is not a change,
+// environment_section.h), and the tool policy is fixed per sequence (`apply` renders nothing,
+// tools_section.h).
 // Fixed seeds (xorshift64*, no <random>); ACTX_PROPERTY_ITERATIONS adds sequences.
 #include <gtest/gtest.h>
 
@@ -324,7 +325,7 @@ void FoldPart(const std::string& origin, const std::string& text, const WorldInp
 void Fold(const std::vector<ContextMessage>& messages, const WorldInputs& in, Belief* b) {
   for (const ContextMessage& m : messages) {
     for (std::size_t i = 0; i < m.parts.size(); ++i) {
-      // Only agents_md + skills share a message (SPEC §7.2), AGENTS.md first.
+      // Only agents_md + skills share a message (world_state.h), AGENTS.md first.
       std::string origin = (m.origin == "agents_md" && i == 1) ? "skills" : m.origin;
       if (i == 1) {
         ASSERT_EQ(m.origin, "agents_md");
@@ -358,7 +359,8 @@ void ExpectSameView(const Belief& told, const Belief& full, const WorldInputs& i
     ASSERT_NE(it, told.envs.end()) << id;
     EXPECT_EQ(it->second.cwd, env.cwd) << id;
     EXPECT_EQ(it->second.starting, env.starting) << id;
-    // Unknown→known shells are not a change (SPEC §6.3): compare when the model was told one.
+    // Unknown→known shells are not a change (environment_section.h): compare when the model was
+    // told one.
     if (it->second.shell) {
       EXPECT_EQ(it->second.shell, env.shell) << id << " " << Describe(in);
     }

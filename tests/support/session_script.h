@@ -46,8 +46,8 @@ struct ResumeComparison {
 };
 
 /// Replays the script, then resumes its rollout on a fresh engine (same workspace, the config as
-/// the script's updates left it) and submits `text` on both sessions (SPEC §13.3: same rollout
-/// resumed ⇒ the same next body).
+/// the script's updates left it) and submits `text` on both sessions (the same rollout
+/// resumed must give the same next body).
 ResumeComparison ReplayThenResume(const std::string& script_json, const std::string& text);
 
 }  // namespace agentctx::testing

@@ -7,7 +7,7 @@
 //   host.attachment(i)         -> Uint8Array      (output attachment i of the last session call)
 //   host.engine(method, json, inputs) -> envelope (handle 0: mock.respond, …; inputs: attachments)
 //   host.write(path, text), host.remove(path)     (workspace edits between calls)
-// Request bodies arrive as attachment references {"$bytes":i,"length":n} (ARCHITECTURE §6): the
+// Request bodies arrive as attachment references {"$bytes":i,"length":n} (docs/boundary.md): the
 // runner reads them with host.attachment(i) right after the call and hands them to the mock as
 // an input attachment, as a real host does.
 import { readFileSync, readdirSync } from 'node:fs';

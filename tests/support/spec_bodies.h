@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Request bodies quoted by SPEC test vectors, written out literally so tests compare against the
-// SPEC text rather than against the code under test.
+// Reference request bodies, written out literally so tests compare against a fixed text rather
+// than against the code under test.
 #pragma once
 
 #include <string_view>
 
 namespace agentctx::testing {
 
-/// SPEC §8.5 test vector: session `s-1`, model `mock-1`, instructions `You are a helpful coding
+/// The example body: session `s-1`, model `mock-1`, instructions `You are a helpful coding
 /// agent.`, builtin_tools:false, read-only, never, env `/repo` bash, submit `hi` (916 bytes;
-/// prompt bytes P = 702, SPEC §9).
+/// prompt bytes P = 702, prompt/prompt_bytes.h).
 inline constexpr std::string_view kSpecExampleBody =
     R"({"model":"mock-1","instructions":"You are a helpful coding agent.","input":[)"
     R"({"type":"message","role":"developer","content":[{"type":"input_text","text":)"

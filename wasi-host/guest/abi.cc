@@ -4,14 +4,14 @@
 //  - The glue owns exactly one state object: the Engine, one output buffer per open handle
 //    (handle 0 = the engine, always present) and the workspace root for new slots. There is
 //    no shared boundary buffer: each handle's output survives calls on other handles.
-//  - A handle the glue does not know gives -1 and touches no buffer (ARCHITECTURE §6).
+//  - A handle the glue does not know gives -1 and touches no buffer.
 //  - Each new session slot gets a GuestFileSystem named "workspace": the workspace root
 //    ("/workspace" = the host's preopen, read-only unless the host says --writable) plus the two
 //    global AGENTS.md files of the home ("/state", the host's state preopen).
 //  - Glue method `rollout.open {"path"}` on a session handle (the only method the glue answers
 //    itself) binds a RolloutFile to the slot: from then on the `persist` lines of every call on
 //    that handle (Engine::PersistLines) are appended + flushed before actx_call returns, i.e.
-//    before the host acts on any later effect (SPEC §2.3). If that write fails the envelope is
+//    before the host acts on any later effect. If that write fails the envelope is
 //    replaced by an `io` error envelope (the session has moved on: the host stops and resumes from
 //    the rollout). The effects the host sees are otherwise byte-identical to Engine::Call's.
 //  - Nothing here aborts on bad input; Engine::Call turns every failure into an envelope.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// GuestFileSystem: the `workspace` FileSystem of every session slot in the WASI guest
-// (ARCHITECTURE §6 "WASI host"). It is the workspace PosixFileSystem plus read access to the two
-// global AGENTS.md files of the agentctx home (SPEC §4 "Global": `<home>/AGENTS.override.md`,
-// `<home>/AGENTS.md`, read through the primary environment's FileSystem).
+// GuestFileSystem: the `workspace` FileSystem of every session slot in the WASI guest. It is
+// the workspace PosixFileSystem plus read access to the two global AGENTS.md files of the
+// agentctx home (`<home>/AGENTS.override.md`, `<home>/AGENTS.md`: discovery reads the global
+// file through the primary environment's FileSystem).
 // Invariants:
 //  - Under `workspace_root`: everything PosixFileSystem(workspace_root) allows, nothing more.
 //  - Under `home_dir`: Stat and Read of exactly `<home>/AGENTS.override.md` and

@@ -42,7 +42,8 @@ Unexpected<Error> ErrnoError(int err, std::string_view op, std::string_view path
   return PathError(ErrnoToErrorCode(err), op, path);
 }
 
-// SPEC §3: leading `/`, no empty, `.` or `..` segments, no trailing `/` except root, no NUL.
+// The normalised form the core passes: leading `/`, no empty, `.` or `..` segments, no
+// trailing `/` except root, no NUL.
 bool IsNormalisedPath(std::string_view path) {
   if (path.empty() || path[0] != '/') return false;
   if (path.find('\0') != std::string_view::npos) return false;

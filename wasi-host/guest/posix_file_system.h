@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // PosixFileSystem: agentctx::FileSystem over POSIX calls (fopen/fread/fwrite, stat, opendir,
 // mkdir, lstat/unlink for RemoveFile), for the WASI guest (paths resolve through the preopens) and
-// natively (tests/abi). It is glue, not core: core/ never calls fopen (ARCHITECTURE §3, §5).
-// Invariants (SPEC §3):
+// natively (tests/abi). It is glue, not core: core/ does no I/O and never calls fopen.
+// Invariants (the FileSystem contract, agentctx/file_system.h):
 //  - Paths must be absolute and normalised (leading `/`, no empty/`.`/`..` segments, no
 //    trailing `/` except root, no NUL); anything else is kInvalidPath before any system call.
 //  - `root` confines lexically: a path that is neither `root` nor below it is kNotCapable
@@ -24,7 +24,8 @@
 
 namespace agentctx {
 
-/// Maps an errno value to a FileSystem error code (SPEC §3).
+/// Maps an errno value to a FileSystem error code (ENOENT → kNotFound, EACCES/EPERM/EROFS →
+/// kPermissionDenied, …, anything unlisted → kIo).
 ErrorCode ErrnoToErrorCode(int err);
 
 class PosixFileSystem : public FileSystem {

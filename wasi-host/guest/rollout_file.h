@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// RolloutFile: the guest glue's rollout writer (ARCHITECTURE §6 "Files": the glue writes
-// `persist` lines to /state before the host sees the other effects; SPEC §2.3, §13.2).
+// RolloutFile: the guest glue's rollout writer (the glue writes `persist` lines to /state before
+// the host sees the other effects; docs/boundary.md).
 // Invariants:
 //  - Opened in append mode; existing bytes are never rewritten.
 //  - Append writes a call's persist lines (Engine::PersistLines), each + LF, in order, then

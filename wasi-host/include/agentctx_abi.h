@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The WASI C ABI of agentctx.wasm (ARCHITECTURE §6 "WASI C ABI"): a thin transport over
+// The WASI C ABI of agentctx.wasm (docs/boundary.md): a thin transport over
 // agentctx::Engine::Call, so method names, JSON and errors equal the Embind package's.
 // Invariants:
 //  - Every function here is an export of the reactor (ACTX_EXPORT = extern "C" +
@@ -10,7 +10,7 @@
 //    boundary buffer. Memory may grow during any call: hosts re-create their views afterwards.
 //  - actx_call returns 0 for an ok envelope, 1 for an error envelope, -1 for a bad handle
 //    (nothing is written, no buffer changes).
-//  - Attachments (agentctx/engine.h, ARCHITECTURE §6): large bytes cross beside the envelope as
+//  - Attachments (agentctx/engine.h, docs/boundary.md): large bytes cross beside the envelope as
 //    pointer/length pairs, never escaped into it. In: actx_attach(handle, n) returns a buffer of
 //    n bytes that becomes input attachment k of the next actx_call on that handle (k counts the
 //    actx_attach calls since the last actx_call); the host fills it before that call. Out: an

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Engine: the JSON facade every boundary calls (ARCHITECTURE §6). One Engine owns a table of
+// Engine: the JSON facade every boundary calls (docs/boundary.md). One Engine owns a table of
 // session handles; handle 0 is the engine itself. Call() never aborts on bad input: every
 // failure is an error envelope
 //   {"v":1,"ok":false,"error":{"code":"invalid_json","message":"…","details":{…}}}
 // and every success {"v":1,"ok":true,"value":…}.
 //
-// Attachments (ARCHITECTURE §6 "Large bytes never travel inside the envelope"): large byte
-// strings cross beside the JSON, never escaped into it.
+// Attachments (docs/boundary.md): large byte strings travel beside the JSON, never inside it.
 //  - Out: a value {"$bytes": i, "length": n} in an envelope names attachment i of that call
 //    (a `model_request` body, a `prompt_preview` body). Attachment(handle, i) returns its raw
 //    bytes, valid until the next Call or Close on that handle.
@@ -41,12 +40,15 @@ class Engine {
   /// Registers a FileSystem under `name` for the session `handle` (config refers to it by name).
   /// Returns false for a bad handle.
   bool AddFileSystem(std::uint32_t handle, std::string name, std::shared_ptr<FileSystem> fs);
-  /// Closes a handle; closing an unknown handle does nothing.
+  /// Closes a handle; closing an unknown handle does nothing. Called during a Call (from a
+  /// FileSystem callback), the close happens when that Call returns.
   void Close(std::uint32_t handle);
   /// Number of open session handles (for leak tests).
   std::uint32_t OpenHandles() const;
 
-  /// Dispatches `method` on `handle` with a JSON input; returns the envelope JSON.
+  /// Dispatches `method` on `handle` with a JSON input; returns the envelope JSON. One call at
+  /// a time: a Call made while another one runs (from one of its FileSystem callbacks) answers
+  /// `invalid_state`; a call whose own handle was closed meanwhile answers `bad_handle`.
   std::string Call(std::uint32_t handle, std::string_view method, std::string_view input_json);
   /// Call() with input attachments (`{"$bytes": i}` in `input_json` names `inputs[i]`).
   std::string Call(std::uint32_t handle, std::string_view method, std::string_view input_json,

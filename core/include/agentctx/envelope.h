@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Envelope helpers for boundary glue that answers a method itself (the WASI guest's
-// `rollout.open`): the engine's exact envelope spelling (ARCHITECTURE §6) and the one JSON read
+// `rollout.open`): the engine's exact envelope spelling (docs/boundary.md) and the one JSON read
 // such a method needs, without the core's private headers.
 // Invariants: the envelopes are byte-identical to what Engine::Call would produce for the same
 // value or error; nothing here aborts on bad input.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Errors as values (ARCHITECTURE §7). Every failure in the core is an Error with a code from
+// Errors as values (the core never throws). Every failure in the core is an Error with a code from
 // error_codes.def, a human message and optional string details (e.g. {"path": "/w/x"}).
 #pragma once
 
@@ -27,7 +27,7 @@ struct Error {
   std::string message;
   std::vector<std::pair<std::string, std::string>> details;
 
-  /// `<code>: <message>`, the display form of SPEC §3.
+  /// `<code>: <message>` (e.g. `not_found: /w/x`), the one display form of an error.
   std::string Display() const;
 };
 

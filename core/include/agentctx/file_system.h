@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The injected, synchronous FileSystem (SPEC §3; ARCHITECTURE §5). The core's only outbound
-// calls. Implementations: MemoryFileSystem (core, tests + browser), PosixFileSystem (native and
-// WASI preopens), JsFileSystem (Embind bridge).
+// The injected, synchronous FileSystem: the core's only outbound calls (it does no I/O itself).
+// Implementations: MemoryFileSystem (core, tests + browser), PosixFileSystem (native and WASI
+// preopens), JsFileSystem (Embind bridge).
 // Contract: paths are absolute, normalised POSIX paths (else kInvalidPath); errors use the
 // file-system codes of error_codes.def; Stat follows symlinks, List and RemoveFile do not.
 // RemoveFile (ours, for `apply_patch` deletes and moves) is optional: the default answers

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// AGENTS.md assembly and fragment rendering (SPEC §4). See assembly.h for the algorithm.
+// AGENTS.md assembly and fragment rendering. See assembly.h for the algorithm.
 #include "agents_md/assembly.h"
 
 namespace agentctx {

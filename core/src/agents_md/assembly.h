@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// AGENTS.md text assembly and the user fragment (SPEC §4 "Assembly", "Fragment").
+// AGENTS.md text assembly and the user fragment that carries it (docs/agents-md.md).
 // Algorithm:
 //  1. Legacy layout (entries from <= 1 environment): global text, then each entry; before an
 //     entry write "\n\n--- project-doc ---\n\n" when the previous piece is the global text,
@@ -20,13 +20,14 @@
 namespace agentctx {
 
 inline constexpr std::string_view kProjectDocSeparator = "\n\n--- project-doc ---\n\n";
-/// Upstream notices the world-state `agents_md` section appends (SPEC §6.3).
+/// Upstream notices the world-state `agents_md` section appends when the text changes or goes
+/// away (docs/agents-md-refresh.md).
 inline constexpr std::string_view kAgentsMdReplacementNotice =
     "These AGENTS.md instructions replace all previously provided AGENTS.md instructions.";
 inline constexpr std::string_view kAgentsMdRemovalNotice =
     "The previously provided AGENTS.md instructions no longer apply.";
 
-/// The assembled text, or none when there is nothing (SPEC §4 "Assembly").
+/// The assembled text, or none when there is no global text and no entry.
 std::optional<std::string> AssembleAgentsMdText(const std::optional<std::string>& global_text,
                                                 const std::vector<AgentsMdEntry>& entries);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The project-document byte budget of one load (SPEC §4 "Budget") and what it cut (ours).
+// The project-document byte budget of one load and what it cut (ours; docs/agents-md.md).
 // Rules:
 //  1. Every project file (walked document or import) is read with read(path, remaining). One
 //     larger than `remaining` is cut raw to it: warning `agents_md_truncated` ``AGENTS.md
@@ -9,7 +9,7 @@
 //     its whole size is added to `omitted`.
 //  3. When anything was omitted, the assembled text ends with one line saying so
 //     (TruncationNote), so the model knows its instructions are incomplete.
-//  4. (ours, issue 17) The global file is not part of that budget and is never cut to it, but
+//  4. (ours) The global file is not part of that budget and is never cut to it, but
 //     it is read through the FileSystem with at most kGlobalAgentsMdMaxBytes: a larger one is
 //     cut raw to the limit (a split character becomes U+FFFD), warning `agents_md_truncated`
 //     ``global AGENTS.md instructions truncated: `<path>` is <size> bytes, over the limit of

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `agents_md` config parsing and equality (SPEC §2.2).
+// `agents_md` config parsing and equality (keys and defaults: docs/config.md).
 #include "agents_md/config.h"
 
 #include "support/paths.h"

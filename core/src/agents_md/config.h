@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The `agents_md` config object (SPEC §2.2): parsing with defaults and validation, and the
+// The `agents_md` config object (docs/config.md): parsing with defaults and validation, and the
 // canonical JSON form used by the inspect view.
 // Invariants: a parsed config has a normalised absolute home_dir (or none); parsing never aborts.
 #pragma once

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// AGENTS.md discovery and reading (SPEC §4). See discovery.h for the numbered algorithm.
+// AGENTS.md discovery and reading. See discovery.h for the numbered algorithm.
 #include "agents_md/discovery.h"
 
 #include <algorithm>
@@ -35,7 +35,7 @@ bool IsPlainName(const std::string& name) {
          name.find('\0') == std::string::npos;
 }
 
-// SPEC §4 step 1 (see discovery.h).
+// Step 1 of discovery.h: the global file.
 GlobalDoc ReadGlobal(const AgentsMdInputs& inputs, ProbeSet* probes,
                      std::vector<AgentsMdWarning>* warnings) {
   GlobalDoc global;
@@ -88,8 +88,8 @@ GlobalDoc ReadGlobal(const AgentsMdInputs& inputs, ProbeSet* probes,
   return global;
 }
 
-// SPEC §4 step 3a: the directories to search, root first (`*found_root`: a marker was found,
-// so the first directory is the project root rather than the cwd).
+// Step 3a of discovery.h: the directories to search, root first (`*found_root`: a marker was
+// found, so the first directory is the project root rather than the cwd).
 std::vector<std::string> SearchDirs(const EnvironmentSelection& env, const std::string& cwd,
                                     const AgentsMdConfig& config, ProbeSet* probes,
                                     bool* found_root, std::vector<AgentsMdWarning>* warnings) {
@@ -99,7 +99,7 @@ std::vector<std::string> SearchDirs(const EnvironmentSelection& env, const std::
   if (any_marker) {
     std::string dir = cwd;
     for (std::size_t searched = 0; !root.has_value(); ++searched) {
-      if (searched == kMaxAgentsMdSearchDirs) {  // cwd only (discovery.h, issue 17)
+      if (searched == kMaxAgentsMdSearchDirs) {  // cwd only (discovery.h)
         warnings->push_back(
             {WarningCode::kAgentsMdReadWarning, "AGENTS.md root search stopped after " +
                                                     std::to_string(kMaxAgentsMdSearchDirs) +
@@ -136,7 +136,7 @@ std::vector<std::string> SearchDirs(const EnvironmentSelection& env, const std::
   return dirs;
 }
 
-// SPEC §4 steps 3a-3c for one environment; an error is the environment's failure.
+// Steps 3a-3c of discovery.h for one environment; an error is the environment's failure.
 Result<EnvLoad> LoadEnvironment(const EnvironmentSelection& env, const AgentsMdConfig& config,
                                 const std::vector<std::string>& names, std::uint64_t remaining,
                                 ProbeSet* probes) {
@@ -175,7 +175,7 @@ Result<EnvLoad> LoadEnvironment(const EnvironmentSelection& env, const AgentsMdC
   EnvLoad load;
   load.warnings = std::move(search_warnings);
   // Files read for this environment (its documents and their imports): each is read once. Two
-  // environments may share files, and then each block has them (SPEC §4 labelled layout).
+  // environments may share files, and then each block has them (labelled layout, assembly.h).
   std::set<std::string> included;
   ImportExpander imports(env, dirs.front(), found_root, probes, &included, &load.warnings);
   ByteBudget budget{remaining, 0};

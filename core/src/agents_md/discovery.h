@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// AGENTS.md discovery and reading (SPEC §4): one load, from inputs to assembled text.
-// Algorithm (SPEC §4):
+// AGENTS.md discovery and reading: one load, from inputs to assembled text (docs/agents-md.md).
+// Algorithm:
 //  1. Global: with `home_dir`, stat `<home>/AGENTS.override.md` then `<home>/AGENTS.md` through
 //     the primary environment's FileSystem; not_found/not_capable or a non-file -> next; other
 //     errors -> warning `agents_md_read_warning` and next. At most kGlobalAgentsMdMaxBytes
@@ -10,7 +10,7 @@
 //  2. Gates: untrusted or max_bytes == 0 -> no project docs.
 //  3. Per ready environment (config order, primary first) while budget remains:
 //     a. root: from cwd up to `/`, stat `<dir>/<marker>` per marker; the nearest success wins
-//        (errors = absent); no root -> [cwd], else root..cwd; (ours, issue 17) at most
+//        (errors = absent); no root -> [cwd], else root..cwd; (ours) at most
 //        kMaxAgentsMdSearchDirs directories are searched for a marker: past that, warning
 //        `agents_md_read_warning` and no root ([cwd]), so a deep tree costs bounded stats;
 //     b. per directory, the first candidate (override, AGENTS.md, fallbacks) whose stat kind is
@@ -45,7 +45,7 @@ namespace agentctx {
 
 inline constexpr const char* kAgentsOverrideFilename = "AGENTS.override.md";
 inline constexpr const char* kAgentsFilename = "AGENTS.md";
-/// The most directories (cwd included) searched for a root marker (ours, issue 17): a cwd
+/// The most directories (cwd included) searched for a root marker (ours): a cwd
 /// thousands of levels deep made thousands of stats, each recorded with its long path.
 inline constexpr std::size_t kMaxAgentsMdSearchDirs = 256;
 /// The personal, uncommitted overlay read after each directory's selected file (ours).
@@ -69,8 +69,8 @@ struct AgentsMdLoad {
   std::vector<AgentsMdWarning> warnings;
 };
 
-/// Runs SPEC §4 for `inputs`. `cached_global` (may be null) is reused when it was read from the
-/// same home_dir and primary fs name/epoch. Never aborts on bad input.
+/// Runs one load (the algorithm above) for `inputs`. `cached_global` (may be null) is reused
+/// when it was read from the same home_dir and primary fs name/epoch. Never aborts on bad input.
 /// Errors: kAgentsMdLoadFailed ``failed to load AGENTS.md instructions for environment `<id>`:
 /// <err>`` when a sandboxed environment fails.
 Result<AgentsMdLoad> LoadAgentsMd(const AgentsMdInputs& inputs, const GlobalDoc* cached_global);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `@path` imports (issue 16, ours). See imports.h for the numbered algorithm.
+// `@path` imports (ours). See imports.h for the numbered algorithm.
 #include "agents_md/imports.h"
 
 #include <algorithm>

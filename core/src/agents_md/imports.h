@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `@path` imports in project AGENTS.md documents (issue 16, ours): a line that is only
+// `@path` imports in project AGENTS.md documents (ours; docs/agents-md.md): a line that is only
 // `@relative/path` is replaced by that file's text, recursively.
 // Algorithm, per document (a walked file at depth 0, or an imported file at depth d):
 //  1. Split into lines on LF. Lines inside a fenced code block (``` or ~~~, up to 3 leading

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The AGENTS.md cache (SPEC §5). See manager.h for the numbered algorithm.
+// The AGENTS.md cache. See manager.h for the numbered algorithm.
 #include "agents_md/manager.h"
 
 #include <utility>

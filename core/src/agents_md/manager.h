@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The AGENTS.md manager: one per Session, it caches the loaded instructions (SPEC §5).
+// The AGENTS.md manager: one per Session, it caches the loaded instructions
+// (docs/agents-md-refresh.md).
 // State: cached global doc, cached key, loaded result, generation (starts 0), probe set.
-// Algorithm of Refresh() (SPEC §5), also exposed in three steps so loads can interleave:
+// Algorithm of Refresh(), also exposed in three steps so loads can interleave:
 //  1. BeginRefresh: key equal -> `selection`: return with no FileSystem call; `probe`: re-stat
 //     the probe set, unchanged -> return.
 //  2. BeginRefresh, miss or change: clear key, loaded and probe set; g = ++generation; the
@@ -25,7 +26,7 @@
 
 namespace agentctx {
 
-/// The cache key (SPEC §5): ready environments' selections in order, trust, the config.
+/// The cache key: ready environments' selections in order, trust, the config.
 struct AgentsMdCacheKey {
   std::vector<EnvironmentSelection> selections;  // ready ones; fs pointers not compared
   bool trusted = true;
@@ -60,7 +61,7 @@ struct AgentsMdLoadTicket {
 
 class AgentsMdManager {
  public:
-  /// SPEC §5 refresh(). Errors: kAgentsMdLoadFailed (a sandboxed environment failed); the cache
+  /// Runs steps 1-5 above. Errors: kAgentsMdLoadFailed (a sandboxed environment failed); the cache
   /// is then empty (instruction_sources() = []) and the next call retries.
   Result<RefreshOutcome> Refresh(const AgentsMdInputs& inputs);
 
@@ -80,15 +81,15 @@ class AgentsMdManager {
   const AgentsMdResult& loaded() const { return loaded_; }
   /// The `agents_md` fragment for the cached text, or none.
   std::optional<std::string> Fragment() const;
-  /// SPEC §4: the global path, then entry paths; [] when nothing is cached.
+  /// The global path, then entry paths, in reading order; [] when nothing is cached.
   std::vector<std::string> instruction_sources() const;
   std::uint64_t generation() const { return generation_; }
   /// Generation of the cached result (0 when none).
   std::uint64_t loaded_generation() const { return loaded_generation_; }
   const ProbeSet& probe_set() const { return probes_; }
 
-  /// `{"type":"instructions_loaded","sources":[…],"generation":g}` for the cached load (SPEC
-  /// §2.5); the session wraps it in an `event` effect when a refresh reports `reloaded`.
+  /// `{"type":"instructions_loaded","sources":[…],"generation":g}` for the cached load; the
+  /// session wraps it in an `event` effect when a refresh reports `reloaded`.
   JsonValue InstructionsLoadedEvent() const;
 
   /// The inspect view (CLI `inspect --format agents`, playground panel), keys in this order:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Probe recording and re-checking for `probe` refresh mode (SPEC §5).
+// Probe recording and re-checking for `probe` refresh mode (docs/agents-md-refresh.md).
 #include "agents_md/probe_set.h"
 
 namespace agentctx {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The probe set of `probe` refresh mode (SPEC §5, ours): every stat the last successful load
-// made, with what it saw, so a cache hit can be validated by re-statting.
+// The probe set of `probe` refresh mode (ours; docs/agents-md-refresh.md): every stat the last
+// successful load made, with what it saw, so a cache hit can be validated by re-statting.
 // Invariants:
 //  - One probe per (fs_name, path), in first-stat order; a path probed both as a marker and as
 //    a file keeps the stricter file comparison.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Plain data of the AGENTS.md engine (SPEC §4, §5): the `agents_md` config, the per-environment
-// selection the cache is keyed on, the loaded result with provenance, and warnings.
+// Plain data of the AGENTS.md engine (discovery and cache): the `agents_md` config, the
+// per-environment selection the cache is keyed on, the loaded result with provenance, and
+// warnings.
 // Invariants: everything here is a value (copyable, comparable); FileSystem pointers are
 // borrowed from the engine's registry and never owned.
 #pragma once
@@ -18,9 +19,9 @@
 namespace agentctx {
 
 // AgentsMdRefresh (agentctx/wire_enums.h): kSelection, upstream: a key hit makes no FileSystem
-// call; kProbe, ours: a key hit re-stats the probe set of the last successful load (SPEC §5).
+// call; kProbe, ours: a key hit re-stats the probe set of the last successful load.
 
-/// Config key `agents_md` (SPEC §2.2), with its defaults.
+/// Config key `agents_md` (docs/config.md), with its defaults.
 struct AgentsMdConfig {
   std::optional<std::string> home_dir;
   std::uint64_t max_bytes = 32768;
@@ -33,13 +34,13 @@ struct AgentsMdConfig {
 };
 
 /// One configured environment as the AGENTS.md engine sees it. The cache key uses the ready
-/// ones' {id, cwd, fs_name, sandboxed, fs_epoch} (SPEC §1 "Selection"); `fs` is not part of it.
+/// ones' {id, cwd, fs_name, sandboxed, fs_epoch} (the selection); `fs` is not part of it.
 struct EnvironmentSelection {
   std::string id;
   std::string cwd;  // absolute; normalised lexically before use
   std::string fs_name;
   FileSystem* fs = nullptr;  // borrowed
-  bool sandboxed = false;    // selects the failure policy (SPEC §4)
+  bool sandboxed = false;    // true: a failure fails the load, else a warning
   std::uint64_t fs_epoch = 0;
   bool ready = true;  // status "available"
 
@@ -80,7 +81,7 @@ struct AgentsMdImport {
   std::uint32_t depth = 1;  // the walked document's own imports are depth 1
 };
 
-/// One project document kept by discovery (SPEC §4 "Entry"): a directory's selected file
+/// One project document kept by discovery: a directory's selected file
 /// (kind kProject) or its AGENTS.local.md overlay (kind kLocal), each its own entry.
 struct AgentsMdEntry {
   std::string contents;  // lossy UTF-8, not trimmed, never whitespace-only; imports expanded
@@ -91,7 +92,7 @@ struct AgentsMdEntry {
   std::vector<AgentsMdImport> imports{};  // files its `@path` lines pulled in, in text order
 };
 
-/// The outcome of discovery + assembly (SPEC §4 "Result"). `text` is none when there is no
+/// The outcome of discovery + assembly. `text` is none when there is no
 /// global text and no entry; `sources` then is empty. When `omitted_bytes` > 0, `text` ends
 /// with the truncation note line (budget.h).
 struct AgentsMdResult {
@@ -103,7 +104,7 @@ struct AgentsMdResult {
   std::string primary_cwd;              // for the fragment header
 };
 
-/// A `warning` event payload (SPEC §2.5): `code` is a SPEC §2.8 warning code.
+/// A `warning` event payload: `code` is a warning code (docs/protocol.md#warning-codes).
 /// AGENTS.md warnings are ordinary warnings (`agents_md_read_warning`, `agents_md_truncated`,
 /// `agents_md_import_warning`).
 using AgentsMdWarning = Warning;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// New history after a local compaction (SPEC §12.3 step 4); see history_rebuild.h.
+// New history after a local compaction; see history_rebuild.h.
 #include "compaction/history_rebuild.h"
 
 #include <algorithm>

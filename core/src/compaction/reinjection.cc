@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Initial-context reinjection (SPEC §12.3 step 5); see reinjection.h.
+// Initial-context reinjection; see reinjection.h.
 #include "compaction/reinjection.h"
 
 #include <optional>

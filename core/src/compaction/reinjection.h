@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Where the initial context goes back after a compaction (SPEC §12.3 step 5, §12.4).
-//  - kBeforeLastUserMessage (mid-turn): the full initial context (SPEC §7.2) is inserted before
+// Where the initial context goes back after a compaction, local or remote.
+//  - kBeforeLastUserMessage (mid-turn): the full initial context (a full render) is inserted before
 //    the last real user message of the new history; else before the last summary message; else
 //    before the last `compaction` item (remote: it stays last); else at the end. The baseline
 //    becomes the snapshot that was rendered.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Remote compaction input trimming and keep rules (SPEC §12.4); see remote_compaction.h.
+// Remote compaction input trimming and keep rules; see remote_compaction.h.
 #include "compaction/remote_compaction.h"
 
 #include "protocol/items.h"

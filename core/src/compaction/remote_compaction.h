@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Remote compaction v1 (`responses/compact`, SPEC §8.2, §12.4): input trimming before the
-// request and the keep rules for the returned `{"output":[…]}`.
+// Remote compaction v1 (`responses/compact`): input trimming before the request and the keep
+// rules for the returned `{"output":[…]}`.
 // Input trimming (TrimRemoteInput): the input is for_prompt(history); walking from the end, the
 // content of each tool output (function_call_output / custom_tool_call_output) is replaced by
 // `Output exceeded the available model context and was truncated` until
@@ -9,9 +9,9 @@
 // Keep rules (KeepRemoteCompactionItem), on canonical items: user messages that are not
 // contextual (real user messages; summaries too, as upstream), assistant messages and
 // `compaction` items are kept; developer and contextual messages, other roles, reasoning, tool
-// calls and outputs are dropped. The session then reinjects as in SPEC §12.3 step 5 (with no
-// user message: before the `compaction` item, which stays last) and persists
-// `compacted{"message":"", replacement_history}`.
+// calls and outputs are dropped. The session then reinjects as after a local compaction
+// (reinjection.h; with no user message: before the `compaction` item, which stays last) and
+// persists `compacted{"message":"", replacement_history}`.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +37,7 @@ struct RemoteTrim {
   std::uint64_t estimate = 0;  ///< estimate_prompt after trimming
 };
 
-/// SPEC §12.4 trimming. `items[i].item` must be set for an output to be replaceable.
+/// The input trimming above. `items[i].item` must be set for an output to be replaceable.
 RemoteTrim TrimRemoteInput(std::string_view instructions_bytes, std::string_view tools_bytes,
                            const std::vector<EstimateItem>& items, std::uint64_t usable);
 

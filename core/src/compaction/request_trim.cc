@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Oldest-item dropping (SPEC §12.3 step 2); see request_trim.h.
+// Oldest-item dropping; see request_trim.h.
 #include "compaction/request_trim.h"
 
 namespace agentctx {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Oldest-item dropping for a local compaction request that overflowed the context window
-// (SPEC §12.3 step 2, ours): on `context_window_exceeded` with more than one input item, the
+// (ours): on `context_window_exceeded` with more than one input item, the
 // oldest item is dropped together with its paired outputs (a call takes every later output
 // with the same call id and matching type; for_prompt already removed orphan outputs), a new
 // request is issued and warning `compaction_trimmed` says how many items the request lacks so far.

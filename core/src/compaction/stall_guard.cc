@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Stall guard (SPEC §12.5); see stall_guard.h.
+// Stall guard; see stall_guard.h.
 #include "compaction/stall_guard.h"
 
 namespace agentctx {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The compaction stall guard (SPEC §12.5, ours) and the fixed compaction warning texts.
-// tokens_before / tokens_after are estimate_prompt (SPEC §12.1) before and after a compaction
-// (after includes reinjected context); freed_bp = floor(10000·(before − after)/before)
+// The compaction stall guard (ours) and the fixed compaction warning texts.
+// tokens_before / tokens_after are estimate_prompt (token_accounting.h) before and after a
+// compaction (after includes reinjected context); freed_bp = floor(10000·(before − after)/before)
 // (signed: a compaction that grew the prompt gives a negative value; before 0 → 0).
 // freed_bp < 500 → stalled: automatic compaction pauses, warning `compaction_stalled`.
 // Cleared by a manual compaction freeing ≥ 5 %, a model change or resume (the session's job).
@@ -16,7 +16,7 @@ namespace agentctx {
 /// Below this many basis points freed, a compaction is stalled.
 inline constexpr std::int64_t kStallThresholdBp = 500;
 
-/// The `long_thread` warning after every compaction (SPEC §12.3 step 6, upstream text).
+/// The `long_thread` warning after every compaction (upstream text).
 inline constexpr std::string_view kLongThreadMessage =
     "Heads up: Long threads and multiple compactions can cause the model to be less accurate. "
     "Start a new thread when possible to keep threads small and targeted.";

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Summarization message and summary text (SPEC §12.3); see summary_request.h.
+// Summarization message and summary text; see summary_request.h.
 #include "compaction/summary_request.h"
 
 #include "compaction/history_rebuild.h"

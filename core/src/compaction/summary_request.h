@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The local compaction exchange (SPEC §12.3 steps 1 and 3): the summarization message appended
+// The local compaction exchange: the summarization message appended
 // to the request's input, and the summary read back from the response's output items.
 // Invariants: pure; the request reuses the same instructions and tools array as turn steps
 // (the session builds the body with tool_choice "none" and parallel_tool_calls false), so only

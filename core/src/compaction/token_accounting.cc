@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Token accounting (SPEC §12.1); see token_accounting.h.
+// Token accounting; see token_accounting.h.
 #include "compaction/token_accounting.h"
 
 namespace agentctx {

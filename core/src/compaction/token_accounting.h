@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Token accounting and compaction thresholds (SPEC §12.1). Pure integer arithmetic over item
+// Token accounting and compaction thresholds. Pure integer arithmetic over item
 // bytes; no session types.
 // Invariants:
 //  - An item's estimate is ceil(bytes / 4) of its canonical bytes, except:
@@ -9,8 +9,8 @@
 //    * every inline image (an `input_image` part, in a message or a tool output, whose
 //      `image_url` starts with `data:`, ASCII case-insensitive) counts 7373 bytes instead of the
 //      bytes of its URL (ours: the whole URL is replaced, not only the base64 payload).
-//  - estimate_prompt = ceil((|J(instructions)| + |J(tools)|) / 4) + Σ item estimates (segments
-//    as SPEC §9; each item rounded up on its own).
+//  - estimate_prompt = ceil((|J(instructions)| + |J(tools)|) / 4) + Σ item estimates (each
+//    item rounded up on its own).
 //  - context_tokens = last usage input + output + estimates of the items recorded after that
 //    response's output; without usage, estimate_prompt of the next prompt (the caller decides).
 //  - usable = window·95/100; auto_limit = min(auto_compact_token_limit ?? ∞, window·9/10);
@@ -30,9 +30,9 @@
 
 namespace agentctx {
 
-/// Bytes an inline `data:` image counts for (SPEC §12.1).
+/// Bytes an inline `data:` image counts for.
 inline constexpr std::uint64_t kInlineImageEstimateBytes = 7373;
-/// Bytes subtracted from 3/4 of an encrypted payload's length (SPEC §12.1).
+/// Bytes subtracted from 3/4 of an encrypted payload's length.
 inline constexpr std::uint64_t kEncryptedOverheadBytes = 650;
 
 /// max(0, floor(len·3/4) − 650): the estimated bytes of an encrypted reasoning or compaction
@@ -58,7 +58,7 @@ struct EstimateItem {
   std::string_view bytes;
 };
 
-/// estimate_prompt (SPEC §12.1). `instructions_bytes` is J(instructions) (empty when omitted),
+/// estimate_prompt (the rule above). `instructions_bytes` is J(instructions) (empty when omitted),
 /// `tools_bytes` J(tools).
 std::uint64_t EstimatePrompt(std::string_view instructions_bytes, std::string_view tools_bytes,
                              const std::vector<EstimateItem>& items);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Warmth-aware compaction (issue 16); see warmth.h for the rule.
+// Warmth-aware compaction; see warmth.h for the rule.
 #include "compaction/warmth.h"
 
 #include <string>

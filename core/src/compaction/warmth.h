@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Warmth-aware compaction (issue 16, ours): compact early when the provider's prompt cache has
-// gone cold anyway, so the rewrite of the history costs nothing extra.
-// Rule, checked at a turn start (pre-turn) after the hard limit (SPEC §12.2), which wins:
+// Warmth-aware compaction (ours; docs/compaction-timing.md): compact early when the provider's
+// prompt cache has gone cold anyway, so the rewrite of the history costs nothing extra.
+// Rule, checked at a turn start (pre-turn) after the hard limit, which wins:
 //  1. enabled: cache_ttl_ms > 0, and the time of the previous model request is known;
 //  2. cold: now − previous request > cache_ttl_ms (the provider keeps a prefix while
-//     now − last_used ≤ ttl, SPEC §14.3);
+//     now − last_used ≤ ttl);
 //  3. over the soft limit: context_tokens ≥ soft_limit = floor(window·soft_limit_bp/10000);
 //  4. below the hard limit (LimitReached false; otherwise the ordinary pre_turn rule applies).
 // All four → compact now, trigger `pre_turn`, reason `cache_cold`. Pure, integer arithmetic.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// for_prompt (SPEC §8.3) over cached item bytes (SPEC §8.4); see for_prompt.h.
+// for_prompt over cached item bytes; see for_prompt.h.
 #include "prompt/for_prompt.h"
 
 #include <set>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// for_prompt: the per-request view of history that goes into `input` (SPEC §8.3), built
-// without re-serialising anything (SPEC §8.4).
+// for_prompt: the per-request view of history that goes into `input`, built without
+// re-serialising anything (each item is serialised once, when recorded).
 // Invariants:
 //  - Pure apart from the cache: same history + same flag ⇒ same view (same bytes).
 //  - The view points at existing bytes: each history item's RecordedItem::bytes, or bytes
@@ -8,11 +8,11 @@
 //    Cache entries are never erased, so their addresses are stable; history pointers stay
 //    valid until the history vector is modified.
 //  - PromptItemCache::serialized_count() counts each synthetic/stripped item once, however
-//    many requests use it (SPEC §8.4 `items_serialized` = recorded + this).
+//    many requests use it (the `items_serialized` stat = recorded items + this).
 //  - Every PromptItem carries a serial: the history item's (RecordedItem::serial), or for bytes
 //    the cache made, one with kCacheSerialBit set, unique per cache entry. Equal non-zero
 //    serials mean equal bytes (the cache explainer skips comparing them).
-// Algorithm (SPEC §8.3), in history order:
+// Algorithm, in history order:
 //  1. A function_call / custom_tool_call with no later output of the matching type and call id
 //     is followed by a synthetic output `aborted` (function_call_output /
 //     custom_tool_call_output, same call id).
@@ -51,7 +51,7 @@ class PromptItemCache {
  public:
   /// The canonical bytes of `<call_type>_output{call_id, output:"aborted"}`.
   const CachedPromptItem& AbortedOutput(std::string_view call_type, std::string_view call_id);
-  /// The bytes of `item` with image parts replaced (SPEC §8.3 step 3).
+  /// The bytes of `item` with image parts replaced (step 3 above).
   const CachedPromptItem& WithoutImages(const RecordedItem& item);
   /// Distinct items this cache has serialised.
   std::uint64_t serialized_count() const { return serialized_count_; }
@@ -83,7 +83,8 @@ std::string PairKey(std::string_view call_type, std::string_view call_id);
 /// True when a message or tool output of `item` has an `input_image` part.
 bool ItemHasImage(const JsonValue& item);
 
-/// SPEC §8.3 for_prompt over `history`; pointers stay valid while `history` is unmodified.
+/// for_prompt (the algorithm above) over `history`; pointers stay valid while `history` is
+/// unmodified.
 std::vector<PromptItem> ForPrompt(const std::vector<RecordedItem>& history, bool supports_images,
                                   PromptItemCache* cache);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Prompt bytes (SPEC §9); see prompt_bytes.h.
+// Prompt bytes; see prompt_bytes.h.
 #include "prompt/prompt_bytes.h"
 
 #include "protocol/json_codec.h"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Prompt bytes (SPEC §9): the byte string the prompt cache and the cache-break explainer see,
+// Prompt bytes: the byte string the prompt cache and the cache-break explainer see,
 // `P = J(instructions) ‖ J(tools) ‖ J(item_1) ‖ … ‖ J(item_n)`, with segment bounds kept, plus
 // the token arithmetic shared by the explainer, the accounting and the mock's simulator.
 // Invariants:
-//  - J(instructions) is the JSON string literal (SPEC §8.5 escaping) of the body's
+//  - J(instructions) is the JSON string literal (canonical escaping) of the body's
 //    `instructions`, empty when the field is omitted; J(tools) is the compact `tools` array,
 //    empty when omitted; J(item_i) is each `input` item's compact bytes in stored key order.
 //    For a canonical body (everything the core builds) these are exactly the bytes in the body.
@@ -22,7 +22,7 @@
 
 namespace agentctx {
 
-/// Where a byte offset of P falls (SPEC §9 break attribution).
+/// Where a byte offset of P falls (a cache break is attributed to that segment).
 struct PromptSegmentRef {
   enum class Kind { kInstructions, kTools, kItem, kEnd };
   Kind kind = Kind::kEnd;
@@ -43,14 +43,15 @@ struct PromptBytes {
   PromptSegmentRef SegmentAt(std::uint64_t offset) const;
 };
 
-/// Builds the segments from a parsed request body (either endpoint, SPEC §8.1/§8.2).
+/// Builds the segments from a parsed request body (`responses` or `responses/compact`).
 /// Errors: kInvalidInput when the body is not an object, `instructions` is present but not a
 /// string, `tools` is present but not an array, or `input` is present but not an array.
 Result<PromptBytes> PromptBytesFromBody(const JsonValue& body);
 /// Same, from the body bytes; kInvalidJson when they do not parse.
 Result<PromptBytes> PromptBytesFromBodyBytes(std::string_view body_bytes);
 
-/// `cacheable(t)` (SPEC §9): 0 below 1024, else rounded down to 1024 + a multiple of 128.
+/// `cacheable(t)`, OpenAI's cache granularity: 0 below 1024, else rounded down to 1024 + a
+/// multiple of 128.
 inline std::uint64_t Cacheable(std::uint64_t tokens) {
   return tokens < 1024 ? 0 : 1024 + 128 * ((tokens - 1024) / 128);
 }

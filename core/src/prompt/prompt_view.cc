@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// PromptView (SPEC §8.3 incrementally); see prompt_view.h.
+// PromptView (for_prompt, incrementally); see prompt_view.h.
 #include "prompt/prompt_view.h"
 
 namespace agentctx {

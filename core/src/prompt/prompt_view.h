@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// PromptView: the for_prompt view of history (SPEC §8.3) kept up to date as history grows, so a
-// step costs O(new items) instead of a walk over the whole history (SPEC §8.4).
+// PromptView: the for_prompt view of history kept up to date as history grows, so a step costs
+// O(new items) instead of a walk over the whole history.
 // Invariants:
 //  - After Update(), items() equals ForPrompt(history, supports_images, cache) item for item
 //    (same bytes, same serials): tests/unit/prompt/prompt_view_test.cc checks this on random

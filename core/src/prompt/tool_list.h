@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The canonical tools array (SPEC §7.1). Invariants: built-ins first in fixed order, then host
+// The canonical tools array. Invariants: built-ins first in fixed order, then host
 // tools sorted by raw (server, name) bytes, so registration order never changes the bytes;
 // advertised names are sanitised, unique and <= 128 bytes; the array bytes are built once per
 // tool-set version and reused by every request.

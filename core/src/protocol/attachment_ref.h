@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Attachment references (ARCHITECTURE §6; agentctx/engine.h): the JSON that names raw bytes
+// Attachment references (docs/boundary.md; agentctx/engine.h): the JSON that names raw bytes
 // crossing beside an envelope. Out: {"$bytes":i,"length":n}; in: {"$bytes":i}.
 #pragma once
 

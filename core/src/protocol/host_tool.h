@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// HostToolConfig: one host tool as configured (SPEC §2.2 `tools`, §7.1). A plain DTO shared by
+// HostToolConfig: one host tool as configured (config key `tools`). A plain DTO shared by
 // session/config (which parses and validates it) and prompt/tool_list (which renders the
-// canonical tools array), so prompt needs nothing from session (ARCHITECTURE §4 layering).
+// canonical tools array), so prompt needs nothing from session (prompt sits below session).
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Item canonicalisation and builders (SPEC §8.3, §8.5); see items.h.
+// Item canonicalisation and builders; see items.h.
 #include "protocol/items.h"
 
 #include <initializer_list>
@@ -92,7 +92,7 @@ JsonValue CanonicalOutput(const JsonValue* raw, std::string_view where,
 
 std::optional<JsonValue> CanonicalMessage(const JsonValue& raw, std::vector<Warning>* warnings) {
   std::string_view role = raw.GetString("role").value_or("");
-  if (role == "system") return std::nullopt;  // SPEC §8.3: dropped
+  if (role == "system") return std::nullopt;  // dropped silently
   if (role != "user" && role != "assistant" && role != "developer") {
     Warn(warnings, "message with unsupported role `" + std::string(role) + "` dropped");
     return std::nullopt;

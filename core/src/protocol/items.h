@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Responses API items: canonicalisation, builders and the recorded form (SPEC §1 "Item",
-// §8.3, §8.5). ForPrompt lives in for_prompt.h.
+// Responses API items: canonicalisation, builders and the recorded form. ForPrompt lives in
+// for_prompt.h.
 // Invariants:
-//  - A canonical item has exactly the SPEC §8.5 keys, in its fixed order; other fields are
+//  - A canonical item has exactly these keys, in this fixed order; other fields are
 //    dropped:
 //      message{type,id?,role,content}          input_text{type,text}   output_text{type,text}
 //      input_image{type,image_url,detail?}
@@ -13,10 +13,10 @@
 //      custom_tool_call_output{type,call_id,output}
 //      compaction{type,encrypted_content}      (`compaction_summary` is renamed)
 //  - `id` is kept only when it contains `_` with text on both sides (decided at record time).
-//  - Strings hold valid UTF-8 (builders replace invalid sequences, SPEC §8.5).
+//  - Strings hold valid UTF-8 (builders replace invalid sequences with U+FFFD).
 //  - A RecordedItem is serialised once (bytes = ToJson(json)); those bytes serve the rollout
-//    line and every request body (SPEC §8.4). Metadata (turn_id, origin) is never sent.
-// Canonicalisation (SPEC §8.3): `system` messages are dropped silently; unknown item types,
+//    line and every request body. Metadata (turn_id, origin) is never sent.
+// Canonicalisation: `system` messages are dropped silently; unknown item types,
 // unknown roles and malformed items (e.g. a call without `call_id`) are dropped with warning
 // `unsupported_item`; unknown content parts are dropped with the same warning.
 #pragma once
@@ -32,7 +32,7 @@
 
 namespace agentctx {
 
-/// The SPEC §8.3 id rule: true when `id` contains `_` with at least one byte on both sides.
+/// The id rule: true when `id` contains `_` with at least one byte on both sides.
 bool IsKeptItemId(std::string_view id);
 
 /// The canonical form of a raw item (model output, rollout line or delivery); nullopt when
@@ -44,10 +44,10 @@ JsonValue InputTextPart(std::string_view text);
 /// `{"type":"input_image","image_url":url}`.
 JsonValue InputImagePart(std::string_view image_url);
 
-/// A `role` (`user`|`developer`) message with one `input_text` part per fragment (SPEC §7.2:
-/// parts are never joined).
+/// A `role` (`user`|`developer`) message with one `input_text` part per fragment (parts
+/// are never joined).
 JsonValue InputMessage(std::string_view role, const std::vector<std::string>& fragments);
-/// The `submit` user message: `input_text` then one `input_image` per URL (SPEC §2.1).
+/// The `submit` user message: `input_text` then one `input_image` per URL.
 JsonValue UserInputMessage(std::string_view text, const std::vector<std::string>& image_urls);
 /// `function_call_output{type,call_id,output}` with a string output.
 JsonValue FunctionCallOutputItem(std::string_view call_id, std::string_view output);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The JSON codec: the only module that includes RapidJSON (ARCHITECTURE §8). This header
+// The JSON codec: the only module that includes RapidJSON. This header
 // exposes no RapidJSON type.
 // Invariants: parsing never aborts on bad input; errors are kInvalidJson with the byte offset
 // in details["offset"]; numbers keep their lexeme; invalid UTF-8 inside strings is replaced
-// with U+FFFD (SPEC §8.5); nesting deeper than kMaxJsonDepth is rejected (stack safety).
+// with U+FFFD; nesting deeper than kMaxJsonDepth is rejected (stack safety).
 #pragma once
 
 #include <string_view>

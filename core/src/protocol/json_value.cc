@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// JsonValue and the canonical JSON writer (SPEC §8.5). Hand-written rather than RapidJSON's
+// JsonValue and the canonical JSON writer. Hand-written rather than RapidJSON's
 // Writer because the escaping rules are ours (lowercase \u00xx, raw `/` and non-ASCII) and
 // numbers are emitted as their lexemes.
 #include "protocol/json_value.h"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// JsonValue: the core's in-memory JSON tree, and the canonical writer (SPEC §8.5).
+// JsonValue: the core's in-memory JSON tree, and the canonical writer.
 // Invariants:
-//  - Objects keep insertion order (the wire key orders of SPEC §8.5 are built by construction);
+//  - Objects keep insertion order (the fixed wire key orders are built by construction);
 //    SortKeys()/ToSortedJson() give the sorted form used for snapshots and patches.
 //  - Numbers are kept as their source lexeme (so imported rollouts round-trip and no float is
 //    ever formatted by the core); numbers the core makes are integers.
-//  - Strings hold valid UTF-8 (the parser replaces invalid sequences, SPEC §8.5).
+//  - Strings hold valid UTF-8 (the parser replaces invalid sequences with U+FFFD).
 // Parsing lives in json_codec.h (the only RapidJSON user).
 #pragma once
 
@@ -81,7 +81,7 @@ struct JsonMember {
   JsonValue value;
 };
 
-/// Compact JSON, members in stored order, strings escaped per SPEC §8.5.
+/// Compact JSON, members in stored order; strings escape only `"`, `\` and U+0000-U+001F.
 std::string ToJson(const JsonValue& value);
 void AppendJson(std::string* out, const JsonValue& value);
 /// Compact JSON with object keys sorted by UTF-8 bytes at every level (snapshots, patches).
@@ -93,7 +93,7 @@ std::string JsonString(std::string_view s);
 
 /// Sorts object keys recursively (stable for equal keys).
 void SortKeys(JsonValue* value);
-/// Removes object members whose value is null, recursively (array nulls stay). SPEC §6.2.
+/// Removes object members whose value is null, recursively (array nulls stay): the snapshot form.
 void StripNulls(JsonValue* value);
 
 }  // namespace agentctx

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// RFC 7386 merge patch (SPEC §6.4); see merge_patch.h for the algorithm.
+// RFC 7386 merge patch; see merge_patch.h for the algorithm.
 #include "protocol/merge_patch.h"
 
 #include <utility>

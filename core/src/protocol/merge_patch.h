@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// RFC 7386 JSON merge patch: diff and apply (SPEC §6.4). Used for world-state snapshot patches
-// (persisted `world_state{"full":false}` lines) and for `update(config_delta)` (SPEC §2.2).
+// RFC 7386 JSON merge patch: diff and apply. Used for world-state snapshot patches
+// (persisted `world_state{"full":false}` lines) and for `update(config_delta)` (docs/config.md).
 // Invariants:
 //  - MergePatchDiff(prev, cur) is an object patch whenever both sides are objects; an empty
-//    object `{}` means "no change" (callers persist nothing, SPEC §6.4).
-//  - For null-free values (snapshots are StripNulls'ed, SPEC §6.2):
+//    object `{}` means "no change" (callers persist nothing).
+//  - For null-free values (snapshots are StripNulls'ed):
 //    MergePatchApply(prev, MergePatchDiff(prev, cur)) == cur.
 //  - Arrays and other non-objects are replaced whole; nothing is ever merged inside an array.
 //  - Patch member order: cur's keys in cur's order, then deletions in prev's order; patches are
@@ -20,10 +20,10 @@
 
 namespace agentctx {
 
-/// The merge patch taking `prev` to `cur`; `{}` when they are equal (SPEC §6.4).
+/// The merge patch taking `prev` to `cur`; `{}` when they are equal.
 JsonValue MergePatchDiff(const JsonValue& prev, const JsonValue& cur);
 
-/// `target` with `patch` applied per RFC 7386 (SPEC §6.4).
+/// `target` with `patch` applied per RFC 7386.
 JsonValue MergePatchApply(const JsonValue& target, const JsonValue& patch);
 
 /// True when `patch` is the empty object patch (no change).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Incremental SSE framing (SPEC §10); see sse_parser.h for the algorithm.
+// Incremental SSE framing; see sse_parser.h for the algorithm.
 #include "protocol/sse_parser.h"
 
 #include <utility>
@@ -105,7 +105,7 @@ void SseParser::ProcessLine(SseOutput* out) {
   } else if (field == "event") {
     event_type_.assign(value);
   }
-  // `id`, `retry` and unknown fields are ignored (SPEC §10).
+  // `id`, `retry` and unknown fields are ignored.
 }
 
 void SseParser::Dispatch(SseOutput* out) {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Incremental Server-Sent-Events framing for `model_events` deliveries (SPEC §10).
+// Incremental Server-Sent-Events framing for `model_events` deliveries.
 // Invariants:
 //  - Chunks may be split anywhere, even inside a UTF-8 character or between `\r` and `\n`:
 //    feeding a text in any split gives the same events and warnings as feeding it whole.
 //  - The parser works on bytes; JSON parsing (json_codec) replaces invalid UTF-8.
 //  - Pure: no I/O; all state is in the object. Bounded by the input it is given.
-// Algorithm (SSE standard, as SPEC §10 narrows it):
+// Algorithm (the SSE standard, narrowed to what model streams need):
 //  1. Split into lines on `\r\n`, `\n` or `\r` (a `\r` ending a chunk swallows a `\n` starting
 //     the next one). A UTF-8 BOM at the very start of the stream is dropped.
 //  2. A line starting with `:` is a comment. Otherwise field = text before the first `:`

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The task frontier (issue 16, ours): what the agent is doing, kept outside the summarised
-// history so it survives compaction. A plain DTO shared by tools/update_plan (which parses plan
-// updates), world_state (the `task_frontier` section renders and snapshots it) and session
-// (which owns the current value). It lives in protocol/ because it is a wire value (the
+// The task frontier (ours; docs/task-frontier.md): what the agent is doing, kept outside the
+// summarised history so it survives compaction. A plain DTO shared by tools/update_plan (which
+// parses plan updates), world_state (the `task_frontier` section renders and snapshots it) and
+// session (which owns the current value). It lives in protocol/ because it is a wire value (the
 // update_plan arguments and a snapshot value) and protocol is the one module both tools and
 // world_state may include.
 // Invariants: statuses are one of pending | in_progress | completed; the JSON form is the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Usage of `response.completed` (SPEC §10); see token_usage.h.
+// Usage of `response.completed`; see token_usage.h.
 #include "protocol/token_usage.h"
 
 namespace agentctx {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Token usage of a `response.completed` event (SPEC §10 "Usage"): `input_tokens`,
+// Token usage of a `response.completed` event: `input_tokens`,
 // `input_tokens_details.cached_tokens` (missing → 0), `output_tokens`,
 // `output_tokens_details.reasoning_tokens` (missing → 0), `total_tokens` (missing → in + out).
-// Feeds the `token_usage` event and the persisted `event_msg token_count` (SPEC §13.1).
+// Feeds the `token_usage` event and the persisted `event_msg token_count`.
 #pragma once
 
 #include <cstdint>

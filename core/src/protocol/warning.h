@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Warning: a non-fatal finding produced by a pure protocol step (SPEC §2.5 `warning{code,
-// message}`). The session turns each into an `event` (and a persisted `event_msg warning`).
+// Warning: a non-fatal finding produced by a pure protocol step (a `warning{code,
+// message}` event). The session turns each into an `event` (and a persisted `event_msg warning`).
 // Codes are the typed WarningCode of the protocol description (agentctx/wire_enums.h, listed in
 // docs/protocol.md); ToWire(code) is the wire spelling.
 #pragma once

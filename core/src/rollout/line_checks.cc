@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Rollout line checks during resume (issue 17); see line_checks.h.
+// Rollout line checks during resume; see line_checks.h.
 #include "rollout/line_checks.h"
 
 #include <string_view>
@@ -98,11 +98,11 @@ void RolloutLineChecks::NoteTimestamp(const JsonValue& line, std::uint64_t line_
 
 void RolloutLineChecks::Finish(std::vector<Warning>* warnings) const {
   if (late_lines_ == 0) return;
-  warnings->push_back(Warning{WarningCode::kRolloutOutOfOrder,
-                              "rollout lines out of order: line " +
-                                  std::to_string(first_late_line_) + " is older than line " +
-                                  std::to_string(first_late_newer_) + " (" +
-                                  std::to_string(late_lines_) + " lines in all)"});
+  warnings->push_back(Warning{
+      WarningCode::kRolloutOutOfOrder,
+      "rollout lines out of order: line " + std::to_string(first_late_line_) +
+          " is older than line " + std::to_string(first_late_newer_) + " (" +
+          std::to_string(late_lines_) + (late_lines_ == 1 ? " line in all)" : " lines in all)")});
 }
 
 }  // namespace agentctx

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The in-memory FileSystem (SPEC §3). See memory_file_system.h for the invariants.
+// The in-memory FileSystem. See memory_file_system.h for the invariants.
 #include "support/memory_file_system.h"
 
 #include <algorithm>
@@ -95,7 +95,7 @@ Result<MemoryFileSystem::Resolved> MemoryFileSystem::ParentDir(std::string_view 
     return Fail(std::move(e));
   }
   // Walk the parent once, creating missing directories; symlinks are resolved as met. The
-  // resolved path grows in place (a copy per level made deep trees quadratic, issue 17).
+  // resolved path grows in place (a copy per level made deep trees quadratic).
   Node* cur = root_.get();
   std::string cur_path = "/";
   for (const std::string& seg : Segments(parent)) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// MemoryFileSystem: the in-memory FileSystem the core ships for tests and the browser (SPEC §3).
+// MemoryFileSystem: the in-memory FileSystem the core ships for tests and the browser
+// (contract: agentctx/file_system.h).
 // Invariants:
 //  - Sandboxed() is true; paths must be absolute and normalised, else kInvalidPath.
 //  - Nodes are file, dir, other or symlink. Stat/Read/List/Write follow symlinks (in every
@@ -38,7 +39,7 @@ class MemoryFileSystem : public FileSystem {
   MemoryFileSystem(const MemoryFileSystem&) = delete;
   MemoryFileSystem& operator=(const MemoryFileSystem&) = delete;
 
-  // FileSystem (SPEC §3).
+  // FileSystem (agentctx/file_system.h).
   Result<FileStat> Stat(std::string_view path) override;
   Result<std::string> Read(std::string_view path, std::uint64_t max_bytes) override;
   Result<std::vector<DirEntry>> List(std::string_view path) override;

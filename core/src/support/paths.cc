@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Lexical POSIX paths (SPEC §3). See paths.h.
+// Lexical POSIX paths. See paths.h.
 #include "support/paths.h"
 
 namespace agentctx {

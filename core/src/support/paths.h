@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Lexical POSIX path handling (SPEC §3 "Paths"). The core passes only absolute normalised paths
+// Lexical POSIX path handling. The core passes only absolute normalised paths
 // to a FileSystem: a leading `/`, no empty, `.` or `..` segments, no trailing `/` except the
 // root, no NUL. Everything here is purely lexical: symlinks are never resolved (logical paths),
 // so `..` pops one segment and can never escape a root by traversal.
@@ -14,7 +14,7 @@
 
 namespace agentctx {
 
-/// True when `path` is already absolute and normalised (SPEC §3).
+/// True when `path` is already absolute and normalised (the form described above).
 bool IsNormalizedAbsolute(std::string_view path);
 
 /// Normalises an absolute path: `//` and `.` collapse, `..` pops one segment, a trailing `/`
@@ -22,7 +22,7 @@ bool IsNormalizedAbsolute(std::string_view path);
 /// past `/`.
 Result<std::string> NormalizeAbsolute(std::string_view path);
 
-/// Resolves a tool path against `cwd` (SPEC §3): a relative `path` is joined to `cwd`, then the
+/// Resolves a tool path against `cwd`: a relative `path` is joined to `cwd`, then the
 /// result is normalised lexically. kInvalidPath for an empty path, NUL, a relative `cwd`, or
 /// `..` at `/`.
 Result<std::string> ResolvePath(std::string_view cwd, std::string_view path);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Small text and byte arithmetic used across modules, each idea once: the token estimate
-// (SPEC §9: tokens(b) = ceil(b/4)), the common byte prefix, and ASCII case folding.
+// (tokens(b) = ceil(b/4)), the common byte prefix, and ASCII case folding.
 // Invariants: integer arithmetic only; case folding touches ASCII letters only (bytes >= 0x80 are
 // compared as they are, so UTF-8 text folds safely).
 #pragma once
@@ -11,7 +11,7 @@
 
 namespace agentctx {
 
-/// `tokens(b) = ceil(b/4)` (SPEC §9, §12.1): the one byte-to-token estimate.
+/// `tokens(b) = ceil(b/4)`: the one byte-to-token estimate (cache report and compaction alike).
 inline std::uint64_t TokensForBytes(std::uint64_t bytes) { return bytes / 4 + (bytes % 4 != 0); }
 
 /// Length of the longest common byte prefix of `a` and `b` (memcmp fast path when equal).

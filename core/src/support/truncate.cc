@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Middle truncation (SPEC §11); see truncate.h.
+// Middle truncation; see truncate.h.
 #include "support/truncate.h"
 
 #include "support/utf8.h"

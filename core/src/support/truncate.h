@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Middle truncation of text to a byte budget (SPEC §11 "Output truncation"; reused by local
-// compaction, SPEC §12.3 step 4). Lives in support so tools and compaction share it without a
-// dependency between them.
+// Middle truncation of text to a byte budget (tool outputs on record; reused by local
+// compaction to cut the oldest kept user message). Lives in support so tools and compaction
+// share it without a dependency between them.
 // Algorithm: text of at most `budget_bytes` bytes is returned unchanged. Otherwise keep
 // `left = floor(budget/2)` bytes from the start and `right = budget − left` bytes from the end,
 // each shrunk to a character boundary (the left end moves down, the right start moves up), and

@@ -25,7 +25,7 @@ std::size_t FloorCharBoundary(std::string_view s, std::size_t pos);
 std::size_t CeilCharBoundary(std::string_view s, std::size_t pos);
 /// Number of Unicode scalar values (counted on lead bytes; `s` should be valid UTF-8).
 std::size_t CountChars(std::string_view s);
-/// Trims Unicode White_Space from both ends (SPEC "Trim").
+/// Trims Unicode White_Space from both ends.
 std::string_view TrimUnicode(std::string_view s);
 
 }  // namespace agentctx

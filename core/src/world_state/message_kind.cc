@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Message classification (SPEC §1); see message_kind.h.
+// Message classification; see message_kind.h.
 #include "world_state/message_kind.h"
 
 #include <optional>

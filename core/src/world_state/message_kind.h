@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Message classification (SPEC §1): contextual user messages, developer context, summary
+// Message classification: contextual user messages, developer context, summary
 // messages and real user messages, decided from a message item's JsonValue.
 // Invariants:
 //  - Pure functions of the item; case folding is ASCII-only; markers are matched on the
@@ -36,20 +36,20 @@ enum class MessageKind {
   kOther,             // message with another role (e.g. system)
 };
 
-/// The SPEC §12.3 SUMMARY_PREFIX (no trailing LF).
+/// SUMMARY_PREFIX, upstream's opening of a compaction summary message (no trailing LF).
 std::string_view SummaryPrefix();
-/// The SPEC §12.3 SUMMARIZATION_PROMPT (ends with one LF).
+/// SUMMARIZATION_PROMPT, upstream's default local-compaction prompt (ends with one LF).
 std::string_view SummarizationPrompt();
 
-/// The contextual fragment a text part is, by its marker pair (SPEC §1, §6.1 markers).
+/// The contextual fragment a text part is, by its marker pair (the sections' markers).
 enum class ContextualMarker { kNone, kAgentsMd, kEnvironmentContext, kSkills };
 /// Which marker pair `text`, trimmed, starts and ends with (ASCII case-insensitive).
 ContextualMarker MatchContextualMarker(std::string_view text);
-/// True if `text`, trimmed, starts and ends with one of the contextual marker pairs (SPEC §1).
+/// True if `text`, trimmed, starts and ends with one of the contextual marker pairs.
 inline bool IsContextualUserText(std::string_view text) {
   return MatchContextualMarker(text) != ContextualMarker::kNone;
 }
-/// True if `text`, after leading whitespace, starts with a developer context marker (SPEC §1).
+/// True if `text`, after leading whitespace, starts with a developer context marker.
 bool IsDeveloperContextText(std::string_view text);
 /// True if `text` starts with SUMMARY_PREFIX + "\n".
 bool IsSummaryText(std::string_view text);
@@ -60,7 +60,7 @@ std::string_view MessageRole(const JsonValue& item);
 /// `content` is returned as one text for any part type.
 std::vector<std::string_view> MessageTexts(const JsonValue& item, std::string_view part_type);
 
-/// Classifies one item (SPEC §1).
+/// Classifies one item (the algorithm above).
 MessageKind ClassifyMessage(const JsonValue& item);
 inline bool IsRealUserMessage(const JsonValue& item) {
   return ClassifyMessage(item) == MessageKind::kRealUser;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The world-state section contract (SPEC §6.1, §6.2): a named unit of world state with a stable
+// The world-state section contract: a named unit of world state with a stable
 // id, a role, optional markers, a JSON snapshot value and a diff renderer.
 // Invariants:
-//  - Section ids and markers are persisted API: never rename them (ARCHITECTURE §8).
+//  - Section ids and markers are persisted API (rollouts, snapshots): never rename them.
 //  - Snapshot() is pure; a null value means "absent" (the section is omitted from the snapshot).
 //  - RenderDiff() is pure and returns at most one fragment; it is only given Known values that
-//    CanRestore() accepted (anything else was turned into Unknown by the registry, SPEC §6.2).
+//    CanRestore() accepted (anything else was turned into Unknown by the registry).
 //  - Rendered text = start marker + body + end marker; renderers build the whole text.
 #pragma once
 
@@ -30,7 +30,7 @@ struct Markers {
   std::string_view end;
 };
 
-/// The previous state a section renders against (SPEC §6.2).
+/// The previous state a section renders against (how it is chosen: world_state.h step 1).
 struct PreviousState {
   enum class Kind { kAbsent, kUnknown, kKnown };
   Kind kind = Kind::kAbsent;
@@ -54,25 +54,25 @@ class WorldStateSection {
   /// Stable id, `[a-z][a-z0-9_]*`.
   virtual std::string_view id() const = 0;
   virtual Role role() const = 0;
-  /// Start/end markers, or nullopt for sections without markers (never Unknown, SPEC §6.2).
+  /// Start/end markers, or nullopt for sections without markers (never Unknown).
   virtual std::optional<Markers> markers() const = 0;
-  /// The snapshot value (SPEC §6.1); null = absent.
+  /// The snapshot value; null = absent.
   virtual JsonValue Snapshot(const WorldInputs& inputs) const = 0;
   /// Whether a stored snapshot value has the shape this section reads.
   virtual bool CanRestore(const JsonValue& stored) const = 0;
-  /// 0 or 1 fragment for `prev` → current (SPEC §6.3).
+  /// 0 or 1 fragment for `prev` → current (each section states its rule).
   virtual std::optional<Fragment> RenderDiff(const PreviousState& prev,
                                              const WorldInputs& inputs) const = 0;
 };
 
 /// True when `text`, trimmed, starts with `markers.start` and ends with `markers.end`
-/// (ASCII case-insensitive), as for contextual messages (SPEC §1).
+/// (ASCII case-insensitive), as for contextual messages (message_kind.h).
 bool TextMatchesMarkers(std::string_view text, const Markers& markers);
 
 /// The first `n` Unicode scalars of `s` (all of `s` when shorter; `s` is valid UTF-8).
 std::string_view FirstChars(std::string_view s, std::size_t n);
 
-/// XML text escaping for fragment values: `& < > " '` (SPEC §7.5).
+/// XML text escaping for fragment values: `& < > " '`.
 std::string XmlEscape(std::string_view s);
 
 }  // namespace agentctx

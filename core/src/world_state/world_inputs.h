@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// WorldInputs: the current values the world-state sections render from (SPEC §6.1, §7.3-§7.5).
+// WorldInputs: the current values the world-state sections render from.
 // Plain data, built by the session from config, the environments, the AGENTS.md manager result
 // and the tool sets; the world_state module only reads it.
 // Invariants:
-//  - environments[0] is the primary environment (SPEC §1); config guarantees at least one, but
+//  - environments[0] is the primary environment; config guarantees at least one, but
 //    every renderer tolerates an empty list (primary cwd = "").
 //  - Strings are valid UTF-8 (config and AGENTS.md text are lossy-decoded before they get here).
 //  - tools.pending/withdrawn are computed by the caller from the frozen vs current tool sets
-//    (SPEC §7.1); they are empty under `apply`.
+//    (`defer` policy); they are empty under `apply`.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +33,7 @@ struct SandboxInputs {
   bool network_access = false;
 };
 
-/// The AGENTS.md manager's current result (SPEC §4, §5). `text` unset (or empty) = no text.
+/// The AGENTS.md manager's current result. `text` unset (or empty) = no text.
 struct AgentsMdSectionInputs {
   std::string directory;  // the cwd the text was loaded for (snapshot `directory`)
   std::optional<std::string> text;
@@ -70,8 +70,8 @@ struct ToolsInputs {
   std::vector<std::string> withdrawn;
 };
 
-/// The context budget at the turn start (issue 16, ours): tokens in use, the window and the
-/// auto-compaction threshold (SPEC §12.1).
+/// The context budget at the turn start (ours; docs/context-budget.md): tokens in use, the
+/// window and the auto-compaction threshold.
 struct ContextBudgetInputs {
   std::uint64_t used = 0;
   std::uint64_t window = 0;  // > 0
@@ -89,11 +89,11 @@ struct WorldInputs {
   std::vector<EnvironmentInput> environments;  // first = primary
   EnvironmentContextInputs environment_context;
   ToolsInputs tools;
-  /// The task frontier (issue 16, ours); none when `task_frontier.enabled` is false.
+  /// The task frontier (ours); none when `task_frontier.enabled` is false.
   std::optional<TaskFrontier> task_frontier;
-  /// The context budget (issue 16, ours); none unless `context_budget.enabled` and a window.
+  /// The context budget (ours); none unless `context_budget.enabled` and a window.
   std::optional<ContextBudgetInputs> context_budget;
-  /// Values of embedder-registered sections by id (object, SPEC §6.7); unused by built-ins.
+  /// Values of embedder-registered sections by id (an object); unused by built-ins.
   JsonValue custom;
 
   /// The primary environment's cwd ("" when there is no environment).

@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: MIT
-// World state (SPEC §6, §7.2): the section registry, snapshots, the turn-start and step diffs and
+// World state: the section registry, snapshots, the turn-start and step diffs and
 // the bundling of fragments into context messages. Pure: values in, values out; the session
 // records the messages, sets the baseline and persists snapshots/patches (merge_patch.h).
 // Invariants:
 //  - Sections render in registry order: model, permissions, developer_instructions, agents_md,
-//    skills, environment, tools, task_frontier and context_budget (ours, issue 16; absent
-//    unless enabled), then embedder sections in registration order (SPEC §6.1, §6.7).
+//    skills, environment, tools, task_frontier and context_budget (ours; absent
+//    unless enabled), then embedder sections in registration order.
 //  - Ids match `[a-z][a-z0-9_]*` and are unique (duplicate → kInvalidConfig
 //    `duplicate world-state section ID: <id>`).
 //  - A snapshot is an object {id: value}: null sections omitted, object nulls stripped
-//    recursively (array nulls stay); callers serialise it with ToSortedJson (SPEC §6.2).
-// Algorithm (one render pass, SPEC §6.2, §6.5 step 3):
+//    recursively (array nulls stay); callers serialise it with ToSortedJson.
+// Algorithm (one render pass):
 //  1. per section, prev = Known(baseline[id]) if the baseline has the id; a stored value the
 //     section cannot parse → Unknown + warning `snapshot_restore_failed`;
 //     otherwise, at turn start only, Unknown if a retained history message with the section's
 //     role has an `input_text` part matching its markers; else Absent. No baseline ⇒ every
 //     section Absent (full render);
 //  2. RenderDiff(prev, inputs) → 0 or 1 fragment;
-//  3. bundle (SPEC §7.2): one message per fragment, one `input_text` part per fragment; only
+//  3. bundle: one message per fragment, one `input_text` part per fragment; only
 //     the `agents_md` and `skills` fragments of the same pass share a user message (AGENTS.md
 //     first). A message's origin is its first fragment's section id.
 #pragma once
@@ -66,15 +66,15 @@ struct RenderResult {
 /// True for `[a-z][a-z0-9_]*`.
 bool IsValidSectionId(std::string_view id);
 
-/// Bundles fragments of one pass into messages (SPEC §7.2).
+/// Bundles fragments of one pass into messages (step 3 above).
 std::vector<ContextMessage> BundleFragments(std::vector<SectionFragment> fragments);
 
 class WorldStateRegistry {
  public:
   /// An empty registry (no sections).
   WorldStateRegistry() = default;
-  /// The built-in sections: the seven of SPEC §6.1 in order, then `task_frontier` and
-  /// `context_budget` (ours).
+  /// The built-in sections: the seven upstream ones in order (model ... tools), then
+  /// `task_frontier` and `context_budget` (ours).
   static WorldStateRegistry WithBuiltins();
 
   /// Appends a section. kInvalidConfig on a bad id (`invalid world-state section ID: <id>`) or a
@@ -87,11 +87,11 @@ class WorldStateRegistry {
   /// The section with `id`, or nullptr.
   const WorldStateSection* Find(std::string_view id) const;
 
-  /// The snapshot {id: value} of the current inputs (SPEC §6.2).
+  /// The snapshot {id: value} of the current inputs.
   JsonValue BuildSnapshot(const WorldInputs& inputs) const;
 
   /// The next baseline: `snapshot` plus the members of `baseline` whose id has no registered
-  /// section (restored ids without a registration are kept and ignored, SPEC §6.7).
+  /// section (restored ids without a registration are kept and ignored).
   JsonValue NextBaseline(const JsonValue* baseline, const JsonValue& snapshot) const;
 
   /// Full render: every section Absent (no baseline).

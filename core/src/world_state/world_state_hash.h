@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// WorldStateHash (SPEC §6.6): lowercase hex SHA-1 of ASCII `codex-world-state-fragment-v1` + NUL,
+// WorldStateHash: lowercase hex SHA-1 of ASCII `codex-world-state-fragment-v1` + NUL,
 // then for the role and the rendered text, in order: CRLF→LF, byte length as big-endian u64,
 // the bytes. Kept from upstream so imported snapshots compare equal.
 #pragma once

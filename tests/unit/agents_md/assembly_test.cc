@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §4 "Assembly" and "Fragment": legacy and labelled layouts, the fragment renderer.
+// AGENTS.md assembly and the fragment: legacy and labelled layouts, the fragment renderer.
 #include "agents_md/assembly.h"
 
 #include <gtest/gtest.h>

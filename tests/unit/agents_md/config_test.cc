@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The `agents_md` config object (SPEC §2.2): defaults, validation, unknown keys, JSON form.
+// The `agents_md` config object (docs/config.md): defaults, validation, unknown keys, JSON form.
 #include "agents_md/config.h"
 
 #include <gtest/gtest.h>

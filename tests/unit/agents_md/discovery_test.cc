@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §4 discovery edge cases beyond the fixture table: budget boundaries, multibyte cuts,
+// AGENTS.md discovery edge cases beyond the fixture table: budget boundaries, multibyte cuts,
 // deep trees, huge directories, binary files, failure policy, root markers, logical cwds.
 #include "agents_md/discovery.h"
 
@@ -285,7 +285,7 @@ TEST_F(AgentsMdDiscovery, NoEnvironmentsIsNone) {
   EXPECT_FALSE(load.result.text.has_value());
 }
 
-// Global (SPEC §4 "Global").
+// The global file (discovery.h step 1).
 TEST_F(AgentsMdDiscovery, GlobalNotCapableIsSkippedSilently) {
   Add("/home/AGENTS.md", "global");
   fs_.InjectError("/home/AGENTS.override.md", MemoryFileSystem::Op::kStat, ErrorCode::kNotCapable);
@@ -350,7 +350,7 @@ TEST_F(AgentsMdDiscovery, CachedGlobalIsReusedOnlyForTheSameHomeAndFileSystem) {
   EXPECT_EQ(reread->result.text, "fresh");
 }
 
-// Issue 17 item 5: a cwd thousands of levels deep made discovery stat (and record) every
+// Regression: a cwd thousands of levels deep made discovery stat (and record) every
 // ancestor's markers; the marker search is bounded (kMaxAgentsMdSearchDirs).
 TEST_F(AgentsMdDiscovery, Issue17DeepCwdBoundsTheRootSearch) {
   std::string deep = "/repo";

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Runs every tests/fixtures/agents_md/<case>/ (one TEST per case: the SPEC §4 vector table plus
+// Runs every tests/fixtures/agents_md/<case>/ (one TEST per case: the reference vectors plus
 // our edge cases). Each case: load the input trees into MemoryFileSystems, Refresh once, then
 // compare text (expected.txt), sources (and their kinds), warnings, error and fragment with
 // case.json "expect", and the inspect view with the golden inspect.json (ACTX_UPDATE_GOLDENS=1

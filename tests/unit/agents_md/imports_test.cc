@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `@path` imports (issue 16, ours) beyond the fixture corpus: the line syntax, CRLF, the
+// `@path` imports (ours; docs/agents-md.md) beyond the fixture corpus: the line syntax, CRLF, the
 // budget (imported bytes count once; a cut document's last line is no import), each warning
 // not covered by a fixture, read order, the global file, and probe-mode watching.
 #include "agents_md/imports.h"

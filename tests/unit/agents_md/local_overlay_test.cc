@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// AGENTS.local.md overlays (issue 16, ours): per directory of the walk, after that directory's
-// selected file, as its own document with kind `local`; under the same stat/read failure policy
-// as the team file, inside the shared budget, and watched by `probe` refresh.
+// AGENTS.local.md overlays (ours, docs/agents-md.md): per directory of the walk, after that
+// directory's selected file, as its own document with kind `local`; under the same stat/read
+// failure policy as the team file, inside the shared budget, and watched by `probe` refresh.
 #include <gtest/gtest.h>
 
 #include <string>

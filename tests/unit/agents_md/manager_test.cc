@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §5 AGENTS.md manager vectors: key hits and misses, selection vs probe refresh, failure
+// AGENTS.md manager (cache) vectors: key hits and misses, selection vs probe refresh, failure
 // and retry, and the generation counter under interleaved loads.
 #include "agents_md/manager.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Saying a budget cut (issue 16, ours): the note line that ends the text, its byte count over
-// cut and skipped files (documents, overlays, imports), the warnings, and the fragment and
-// world-state text the model then sees.
+// Saying a budget cut (ours, docs/agents-md.md): the note line that ends the text, its byte
+// count over cut and skipped files (documents, overlays, imports), the warnings, and the
+// fragment and world-state text the model then sees.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -157,7 +157,7 @@ class ReadCapFileSystem : public MemoryFileSystem {
   std::uint64_t largest_ask = 0;
 };
 
-// Issue 17 item 1: a >= 10 MB global AGENTS.md crashed the CLI and took 2.4 GB in the package,
+// Regression: a >= 10 MB global AGENTS.md crashed the CLI and took 2.4 GB in the package,
 // because the global file was read whole. Now at most kGlobalAgentsMdMaxBytes are read.
 TEST(Regression, Issue17HugeGlobalAgentsMdIsReadOnlyUpToTheLimit) {
   ReadCapFileSystem fs;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Golden request/rollout layouts after manual, pre-turn, mid-turn and model-switch compaction,
-// local and remote (SPEC §12 vectors), byte-exact against tests/fixtures/compaction/<case>/:
+// local and remote, byte-exact against tests/fixtures/compaction/<case>/:
 // requests.jsonl (every model_request effect), rollout.jsonl, events.jsonl (compaction and
 // warning events). Rewrite natively with ACTX_UPDATE_GOLDENS=1 and review the diff.
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The opt-in `<context_budget>` block through the Engine facade (issue 16): shown at a turn
-// start when usage entered a new 10 % band since it was last shown, never mid-turn, not at all
-// when off or without a context window, and fresh after a compaction.
+// The opt-in `<context_budget>` block through the Engine facade (docs/context-budget.md): shown
+// at a turn start when usage entered a new 10 % band since it was last shown, never mid-turn, not
+// at all when off or without a context window, and fresh after a compaction.
 #include <gtest/gtest.h>
 
 #include <memory>

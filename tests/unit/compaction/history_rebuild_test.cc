@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §12.3 step 4 vectors: the new history after a local compaction.
+// The new history after a local compaction (compaction/history_rebuild.h).
 #include "compaction/history_rebuild.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A 200-step mock session with a small context window: it compacts several times (pre-turn and
 // mid-turn), keeps AGENTS.md and permissions after every compaction and keeps going; resuming
-// its rollout in the middle gives the same request bodies as the uninterrupted run (SPEC §12,
-// §13.3).
+// its rollout in the middle gives the same request bodies as the uninterrupted run.
 #include <gtest/gtest.h>
 
 #include <ostream>

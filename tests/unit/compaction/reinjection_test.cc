@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §12.3 step 5 / §12.4: where the initial context is reinjected.
+// Where the initial context is reinjected after a local or remote compaction.
 #include "compaction/reinjection.h"
 
 #include <gtest/gtest.h>

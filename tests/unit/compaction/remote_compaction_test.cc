@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §12.4: remote compaction keep rules and input trimming.
+// Remote compaction keep rules and input trimming.
 #include "compaction/remote_compaction.h"
 
 #include <gtest/gtest.h>

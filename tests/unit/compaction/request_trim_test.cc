@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §12.3 step 2: dropping the oldest item (with its pair) from a compaction request.
+// Dropping the oldest item (with its pair) from a compaction request.
 #include "compaction/request_trim.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Compaction through the Engine facade (SPEC §2.6, §9, §12, §13.2): manual compact() as its
+// Compaction through the Engine facade: manual compact() as its
 // own turn, the request shape, persistence order, failures, trimming, retries, interrupt, the
 // stall guard, the tool freeze, remote deliveries and token accounting in events.
 #include <gtest/gtest.h>
@@ -403,7 +403,8 @@ TEST(SessionCompaction, RemoteDeliveriesMustMatchTheEndpoint) {
   ASSERT_EQ(d.held().size(), 1u);
   std::string id = d.held()[0].id;
   EXPECT_EQ(d.held()[0].endpoint, "responses/compact");
-  // The compact body: §8.2 fields and order, no store/stream/include/tool_choice.
+  // The compact body: model, input, instructions, tools, parallel_tool_calls, reasoning,
+  // prompt_cache_key in that order; no store/stream/include/tool_choice.
   const std::string& body = d.held()[0].body;
   EXPECT_TRUE(body.starts_with(R"({"model":"mock-1","input":[)"));
   EXPECT_NE(body.find(R"(],"instructions":"Be helpful.","tools":[)"), std::string::npos);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §12.5 vectors: freed_bp and the compaction_stalled text.
+// Stall guard vectors: freed_bp and the compaction_stalled text.
 #include "compaction/stall_guard.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §12.3 steps 1 and 3: the summarization message and the summary read back.
+// Local compaction: the summarization message and the summary read back.
 #include "compaction/summary_request.h"
 
 #include <gtest/gtest.h>

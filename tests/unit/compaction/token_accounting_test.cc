@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §12.1 vectors: thresholds, context tokens, encrypted and image estimates.
+// Token accounting vectors: thresholds, context tokens, encrypted and image estimates.
 #include "compaction/token_accounting.h"
 
 #include <gtest/gtest.h>

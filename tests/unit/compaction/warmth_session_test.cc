@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Warmth-aware compaction through the Engine facade (issue 16): a session idle past the cache
-// TTL at 70 % usage compacts at the next turn start, with the decision and its reason in both
-// compaction events and in cache_summary; one that does not idle does not; below the soft limit
-// nothing happens; the hard limit still forces it; resume restores the previous request's time.
+// Warmth-aware compaction through the Engine facade (docs/compaction-timing.md): a session idle
+// past the cache TTL at 70 % usage compacts at the next turn start, with the decision and its
+// reason in both compaction events and in cache_summary; one that does not idle does not; below
+// the soft limit nothing happens; the hard limit still forces it; resume restores the previous
+// request's time.
 #include <gtest/gtest.h>
 
 #include "compaction_session_util.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Warmth-aware compaction rule (issue 16; compaction/warmth.h): each of its four conditions,
+// Warmth-aware compaction rule (compaction/warmth.h): each of its four conditions,
 // the TTL boundary, and the event fields.
 #include "compaction/warmth.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Anthropic breakpoint planner (issue 15): at most four marks at the stability boundaries, the
-// minimum, 1 h before 5 min, and a reason for every candidate.
+// Anthropic breakpoint planner (docs/providers.md): at most four marks at the stability
+// boundaries, the minimum, 1 h before 5 min, and a reason for every candidate.
 #include "provider/anthropic/breakpoint_planner.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The cache explainer under Anthropic's breakpoint rule (issue 15, cache_explainer.h steps 4–5):
+// The cache explainer under Anthropic's breakpoint rule (cache_explainer.h steps 4–5):
 // reads from the previous request's marks (intact, within TTL, over the minimum, within the
 // lookback), writes up to this request's longest mark, the 1 h share, and the summary's cost per
 // provider rule. Figures are worked out by hand in each test.
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "protocol/json_codec.h"
 #include "provider/anthropic/breakpoint_planner.h"
 #include "provider/cache/cache_explainer.h"
-#include "protocol/json_codec.h"
 
 namespace agentctx {
 namespace {

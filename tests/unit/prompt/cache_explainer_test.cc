@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tests for the cache-break explainer: every SPEC §9 test vector, plus segment-boundary and
+// Tests for the cache-break explainer: every reference vector, plus segment-boundary and
 // summary behaviour.
 #include "provider/cache/cache_explainer.h"
 
@@ -45,7 +45,7 @@ std::string Message(const std::string& role, const std::string& text) {
          R"(","content":[{"type":"input_text","text":)" + JsonString(text) + "}]}";
 }
 
-// The SPEC §8 example prompt (702 bytes).
+// The prompt bytes of the 916-byte example body (702 bytes; tests/support/spec_bodies.h).
 Prompt Spec8Example() {
   Prompt p;
   p.model = "mock-1";
@@ -260,7 +260,7 @@ TEST(CacheExplainer, StoredCopyFollowsShiftedSegments) {
 }
 
 TEST(CacheExplainer, ShorterPrefixPromptIsABreak) {
-  // shared < |P_prev| even though P is a prefix of P_prev (SPEC §9 break definition).
+  // shared < |P_prev| even though P is a prefix of P_prev (a break is shared < |P_prev|).
   Prompt p = Big();
   CacheExplainer ex;
   (void)ex.Explain("req-1", p.View());
@@ -311,7 +311,7 @@ TEST(CacheExplainer, EmptySummary) {
 namespace agentctx {
 namespace {
 
-// Issue 13: under `defer` the new tools are released at a compaction; the break of the next
+// Regression: under `defer` the new tools are released at a compaction; the break of the next
 // request is the compaction's, not tools_changed (which stays for a change without one).
 TEST(Regression, Issue13BreakAfterCompactionIsTheCompactionEvenInTools) {
   const std::string items(40000, 'i');

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Prompt-cache pricing per provider (issue 15, provider/cache/cache_pricing.h): the OpenAI and Anthropic
+// Prompt-cache pricing per provider (provider/cache/cache_pricing.h): the OpenAI and Anthropic
 // rules, exact integer costs, the typed-price reader shared by rollout.inspect and cache_summary.
 #include "provider/cache/cache_pricing.h"
 

@@ -39,7 +39,7 @@ const std::string kCallB = R"({"type":"function_call","name":"f","arguments":"{}
 const std::string kAbortA = R"({"type":"function_call_output","call_id":"a","output":"aborted"})";
 const std::string kOutB = R"({"type":"function_call_output","call_id":"b","output":"ok"})";
 
-// SPEC §8 vectors: [call a] / [call a, call b, output b] / [output x].
+// for_prompt of [call a] / [call a, call b, output b] / [output x].
 TEST(ForPrompt, UnansweredCallGetsAbortedRightAfterIt) {
   EXPECT_EQ(Body({Call("a")}), "[" + kCallA + "," + kAbortA + "]");
 }

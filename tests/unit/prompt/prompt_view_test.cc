@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "provider/responses/body_builder.h"
 #include "protocol/json_codec.h"
+#include "provider/responses/body_builder.h"
 
 namespace agentctx {
 namespace {

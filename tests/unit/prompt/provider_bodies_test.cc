@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-// Chat Completions and Anthropic Messages bodies (issue 15): renderings of canonical items, the
-// byte-stable growth of a body as history grows, grouping of assistant calls, dropped reasoning,
-// the breakpoint marks, and the explainer's per-provider segments.
+// Chat Completions and Anthropic Messages bodies (docs/providers.md): renderings of canonical
+// items, the byte-stable growth of a body as history grows, grouping of assistant calls, dropped
+// reasoning, the breakpoint marks, and the explainer's per-provider segments.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "protocol/json_codec.h"
 #include "provider/anthropic/anthropic_body.h"
 #include "provider/chat/chat_body.h"
 #include "provider/provider_items.h"
-#include "protocol/json_codec.h"
 
 namespace agentctx {
 namespace {

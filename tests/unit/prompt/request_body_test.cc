@@ -6,7 +6,7 @@
 namespace agentctx {
 namespace {
 
-// SPEC §8.5 test vector: the 916-byte initial body.
+// The 916-byte initial body of the reference example (tests/support/spec_bodies.h).
 constexpr std::string_view kPermissions =
     R"({"type":"message","role":"developer","content":[{"type":"input_text","text":"<permissions instructions>\nFilesystem sandboxing defines which files can be read or written. `sandbox_mode` is `read-only`: The sandbox only permits reading files. Network access is restricted.\nApproval policy is currently never. Do not provide the `sandbox_permissions` for any reason, commands will be rejected.\n</permissions instructions>"}]})";
 constexpr std::string_view kEnvironment =

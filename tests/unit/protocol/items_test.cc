@@ -23,7 +23,7 @@ std::string Canon(const std::string& raw, std::vector<Warning>* warnings = nullp
   return item.has_value() ? ToJson(*item) : "<dropped>";
 }
 
-// SPEC §8 vector: ids `rs_123` / `abc` / `_x` → kept / dropped / dropped.
+// Ids `rs_123` / `abc` / `_x` → kept / dropped / dropped.
 TEST(Items, IdRule) {
   EXPECT_TRUE(IsKeptItemId("rs_123"));
   EXPECT_FALSE(IsKeptItemId("abc"));
@@ -44,7 +44,7 @@ TEST(Items, IdRule) {
             R"({"type":"reasoning","summary":[]})");
 }
 
-// SPEC §8 vector: string U+001F + `/é` serialises as "\u001f/é".
+// String U+001F + `/é` serialises as "\u001f/é".
 TEST(Items, EscapingInItemBytes) {
   RecordedItem item = MakeRecordedItem(InputMessage("user", {"\x1f/\xc3\xa9"}), "turn-1", "user");
   EXPECT_EQ(

@@ -20,7 +20,7 @@ TEST(JsonCodec, RoundTripsCompactInStoredOrder) {
 }
 
 TEST(JsonCodec, EscapesOnlyWhatSpecRequires) {
-  // SPEC §8.5 vector: U+001F + "/é" -> "\u001f/é"
+  // Only `"`, `\` and U+0000-U+001F are escaped: U+001F + "/é" -> "\u001f/é"
   EXPECT_EQ(JsonString("\x1f/\xc3\xa9"), "\"\\u001f/\xc3\xa9\"");
   EXPECT_EQ(JsonString("\b\t\n\f\r\"\\\x01"), R"("\b\t\n\f\r\"\\\u0001")");
 }
@@ -75,7 +75,7 @@ TEST(JsonCodec, IntegersAndLexemes) {
 }
 
 TEST(JsonCodec, StripNullsKeepsArrayNulls) {
-  // SPEC §6 vector: {"a":{"b":null,"c":[null,1]},"z":null} -> {"a":{"c":[null,1]}}
+  // Snapshot form: {"a":{"b":null,"c":[null,1]},"z":null} -> {"a":{"c":[null,1]}}
   auto v = ParseJson(R"({"a":{"b":null,"c":[null,1]},"z":null})");
   ASSERT_TRUE(v.has_value());
   StripNulls(&*v);

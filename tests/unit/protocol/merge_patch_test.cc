@@ -24,7 +24,7 @@ std::string Diff(const std::string& prev, const std::string& cur) {
   return ToSortedJson(MergePatchDiff(J(prev), J(cur)));
 }
 
-// SPEC §6 vector: diff, apply(prev) = cur, self-diff empty.
+// Diff, apply(prev) = cur, self-diff empty.
 TEST(MergePatch, SpecVectorDiffApplyAndSelfDiff) {
   const std::string prev =
       R"({"kept":{"same":true,"changed":"before","removed":true},"removed_section":{"value":true}})";
@@ -97,7 +97,7 @@ TEST(MergePatch, ApplyKeepsTargetMemberOrderAndAppendsNewKeys) {
   EXPECT_EQ(ToJson(out), R"({"z":1,"a":3,"m":4})");
 }
 
-// SPEC §13 vector, the merge-patch part: full, then a patch.
+// Resume's world-state baseline, the merge-patch part: full, then a patch.
 TEST(MergePatch, RoundTripsWorldStateBaseline) {
   JsonValue base = J(R"({"environment":{"status":"starting","cwd":"/workspace"}})");
   JsonValue out = MergePatchApply(base, J(R"({"environment":{"status":"ready"}})"));

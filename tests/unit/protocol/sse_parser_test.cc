@@ -35,8 +35,7 @@ constexpr char kCreated[] =
     "{\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\"}}"
     "\n\n";
 
-// SPEC §10 vector: split after every byte → one response.created.
-// Issue 17: a huge event is dropped as it streams (bounded memory) with one warning; the
+// Regression: a huge event is dropped as it streams (bounded memory) with one warning; the
 // events around it are kept.
 TEST(Regression, Issue17OversizedSseEventIsDroppedWithAWarning) {
   const std::string big(kMaxSseEventBytes + 10, 'a');
@@ -56,6 +55,7 @@ TEST(Regression, Issue17OversizedSseEventIsDroppedWithAWarning) {
   }
 }
 
+// Split after every byte → one response.created.
 TEST(SseParser, SplitAfterEveryByteGivesOneEvent) {
   SseOutput out = FeedAll(kCreated, 1);
   ASSERT_EQ(out.events.size(), 1u);
@@ -63,14 +63,14 @@ TEST(SseParser, SplitAfterEveryByteGivesOneEvent) {
   EXPECT_TRUE(out.warnings.empty());
 }
 
-// SPEC §10 vector: data lines joined by \n, CRLF line ends.
+// Data lines joined by \n, CRLF line ends.
 TEST(SseParser, JoinsDataLinesWithNewlineAcrossCrlf) {
   SseOutput out = FeedAll("data: {\"type\":\r\ndata: \"response.created\"}\r\n\r\n");
   ASSERT_EQ(out.events.size(), 1u);
   EXPECT_EQ(out.events[0].GetString("type").value_or(""), "response.created");
 }
 
-// SPEC §10 vectors: a comment yields nothing; invalid JSON warns and is skipped.
+// A comment yields nothing; invalid JSON warns and is skipped.
 TEST(SseParser, CommentYieldsNothing) {
   SseOutput out = FeedAll(": keepalive\n\n");
   EXPECT_TRUE(out.events.empty());

@@ -29,7 +29,7 @@ TEST(TokenUsage, FullUsage) {
   EXPECT_EQ(u->total_tokens, 206);
 }
 
-// SPEC §10 vector: completed without input_tokens_details → cached_tokens 0.
+// Completed without input_tokens_details → cached_tokens 0.
 TEST(TokenUsage, MissingDetailsAndTotal) {
   auto u = ParseTokenUsage(J(
       R"({"type":"response.completed","response":{"usage":{"input_tokens":1000,"output_tokens":200}}})"));

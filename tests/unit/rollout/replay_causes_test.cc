@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tests for replay's usage matching and causes (issue 13, rollout/replay_causes.h): one small
+// Tests for replay's usage matching and causes (rollout/replay_causes.h): one small
 // hand-made Codex rollout per cause, built line by line below, with the figures worked out by
 // hand in each test. Every report is also checked for the invariants: the causes add up to the
 // uncached input of each request and of the summary, lost ≤ the previous prompt, predicted ≤
@@ -267,7 +267,7 @@ TEST(ReplayCauses, ClientShareIsBoundedByTheTokensAfterTheBreak) {
 }
 
 // An agentctx rollout of two requests (5000 → 6000 input tokens, nothing cached) whose lines
-// include the session's own §9 report of each request (`cache_report`); `second_shared` and
+// include the session's own cache report of each request (`cache_report`); `second_shared` and
 // `second_break` are the second report's shared prefix bytes (of 20 000) and break.
 std::string AgentctxTwoRequests(std::uint64_t second_shared, const std::string& second_break) {
   auto report_line = [](const std::string& body) {
@@ -301,7 +301,7 @@ std::string AgentctxTwoRequests(std::uint64_t second_shared, const std::string& 
 }
 
 TEST(ReplayCauses, RecordedCacheReportSeesTheTools) {
-  // agentctx rollouts record the session's own §9 report before each request; it saw the tool
+  // agentctx rollouts record the session's own cache report before each request; it saw the tool
   // list (rollouts never record tools), so its tools_changed break is the cause.
   JsonValue report = Replay(AgentctxTwoRequests(
       100, R"({"reason":"tools_changed","section":"tools","byte_offset":100,"lost_tokens":4992})"));
@@ -344,9 +344,9 @@ TEST(ReplayCauses, ChangedCacheKeyLosesTheWholePrompt) {
 
 TEST(ReplayCauses, RewrittenItemIsItemEdited) {
   // A call whose output is recorded late: the second request sent the call with the synthetic
-  // `aborted` output (SPEC §8.3), the third with the real output further on, so the previous
-  // prompt changed at item 3 (the synthetic output, origin `tool`). All but ~70 of the 7000
-  // previous tokens were after it, fewer than the cacheable minimum: all of ideal
+  // `aborted` output (prompt/for_prompt.h), the third with the real output further on, so the
+  // previous prompt changed at item 3 (the synthetic output, origin `tool`). All but ~70 of the
+  // 7000 previous tokens were after it, fewer than the cacheable minimum: all of ideal
   // (Cacheable(7000) = 6912) is the edit's.
   Rollout r;
   r.User("go");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Replay costs per provider (issue 15, rollout/replay_causes.h): an agentctx Anthropic rollout
+// Replay costs per provider (rollout/replay_causes.h): an agentctx Anthropic rollout
 // (token_count usage with cache_creation_input_tokens) is priced by Anthropic's rule unless the
 // `provider` option says otherwise; writes cost their premium, reads 0.1x input, the repeated
 // prefix is cacheable whole; OpenAI-priced reports keep their exact shape; the causes still add
@@ -90,7 +90,7 @@ TEST(ReplayPricing, AnthropicRolloutsArePricedByAnthropicsRule) {
   EXPECT_EQ(ToJson(*Request(report, 0).Find("cost_usd")), "0.0079125");
   EXPECT_EQ(ToJson(*Request(report, 1).Find("cost_usd")), "0.0016625");
   EXPECT_NE(RenderReplayTable(report).find("per million input / cache read / cache write / "
-                                           "output (Anthropic pricing, 5600 tokens written)"),
+                                           "output (Anthropic pricing, 5,600 tokens written)"),
             std::string::npos);
 }
 
@@ -117,7 +117,7 @@ TEST(ReplayPricing, OneHourWritesArePricedAtTheOneHourRate) {
   EXPECT_EQ(Request(report, 0).Find("cache_write_1h_input_tokens"), nullptr);  // none recorded
   EXPECT_NE(RenderReplayTable(report).find(
                 "per million input / cache read / cache write (5 min) / cache write (1 h) / "
-                "output (Anthropic pricing, 5600 tokens written, 400 of them for 1 h)"),
+                "output (Anthropic pricing, 5,600 tokens written, 400 of them for 1 h)"),
             std::string::npos);
   // A 1 h count over the writes is clamped to them; an explicit write price applies to both.
   text.replace(text.find(R"("cache_creation_1h_input_tokens":400)"), 36,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tests for replay analysis (SPEC §13.4 and the §13 vectors): hand-written Codex-format
+// Tests for replay analysis (docs/replay.md): hand-written Codex-format
 // fixtures with known figures, the older layout, torn/corrupt input, and the six real Codex
 // rollouts in ../shared/rollouts (read in place, never copied; skipped when unreachable, as in
 // a user's clone). replay_causes_test.cc covers each cause; replay_layout_test.cc the request
@@ -36,7 +36,7 @@ std::string Field(const JsonValue& v, std::string_view key) {
 }
 
 TEST(Replay, CodexTwoTurnsIsThreePrefixRequests) {
-  // SPEC §13 vector: turn, tool call + output, 2nd turn → 3 requests, each input a prefix of
+  // Turn, tool call + output, 2nd turn → 3 requests, each input a prefix of
   // the next, no break. Items as recorded: dev 173, env 164, user 101 | reasoning 148,
   // call 151, output 107 | reasoning 98, assistant 98, user 98.
   std::optional<std::string> text = ReadFixture("rollouts/codex_two_turns.jsonl");
@@ -81,7 +81,7 @@ TEST(Replay, CodexTwoTurnsIsThreePrefixRequests) {
 }
 
 TEST(Replay, CodexCompactedIsHistoryRewrite) {
-  // SPEC §13 vector: a `compacted` → history_rewritten_by_compaction at the next request.
+  // A `compacted` → history_rewritten_by_compaction at the next request.
   // req-1 = dev 173 + env 164 + user 95; req-2 = user 95 + compaction 60 + dev + env + user 85.
   std::optional<std::string> text = ReadFixture("rollouts/codex_compacted.jsonl");
   ASSERT_TRUE(text.has_value());
@@ -120,28 +120,69 @@ TEST(Replay, TableRendering) {
       "compactions           1\n"
       "prompt reuse          2.57% of prompt bytes shared with the previous request (best "
       "42.81%)\n"
-      "input tokens          1300, cached 0 (0.00%), output 35\n"
-      "uncached input        1300 = new 900 + lost 400\n"
+      "input tokens          1,300, cached 0 (0.00%), output 35\n"
+      "uncached input        1,300 = new 900 + lost 400\n"
       "cost                  $0.0020 (cached input $0.0000, uncached input $0.0016, output "
       "$0.0004; misses cost $0.0005 more than cached) at $1.25 / $0.125 / $10 per million "
       "input / cached / output\n"
-      "idle TTL              300000 ms\n"
+      "idle TTL              300,000 ms\n"
       "uncached input by cause\n"
       "  cause                              requests      tokens    share       cost\n"
       "  new_input                                 1         900   69.23%    $0.0011\n"
       "  below_minimum                             1         400   30.76%    $0.0005\n"
       "top misses\n"
-      "  request      line time                           input    cached      lost cause    "
-      "                        section       lost cost\n"
-      "  req-2          19 2026-01-01T00:01:00.006Z         400         0       400 "
-      "below_minimum                    -               $0.0005\n"
+      "  request    line      input       lost  miss cost  cause\n"
+      "  req-2        19        400        400    $0.0005  below_minimum\n"
       "requests\n"
-      "  request      line time                           input    cached      lost cause    "
-      "                        section       lost cost\n"
-      "  req-1           8 2026-01-01T00:00:01.004Z         900         0         0 new_input  "
-      "                      -               $0.0000\n"
-      "  req-2          19 2026-01-01T00:01:00.006Z         400         0       400 "
-      "below_minimum                    -               $0.0005\n");
+      "  request    line  time                          input     cached       lost  miss cost  "
+      "cause\n"
+      "  req-1         8  2026-01-01T00:00:01.004Z        900          0          0    $0.0000  "
+      "new_input\n"
+      "  req-2        19  2026-01-01T00:01:00.006Z        400          0        400    $0.0005  "
+      "below_minimum\n");
+}
+
+TEST(Replay, TableGroupsThousandsAndItsTopMissesFitOneHundredColumns) {
+  std::optional<std::string> text = ReadFixture("rollouts/codex_0169_layout.jsonl");
+  ASSERT_TRUE(text.has_value());
+  std::string table = RenderReplayTable(Replay(*text));
+  EXPECT_NE(table.find("input tokens          9,250, cached 2,944 (31.82%), output 60\n"),
+            std::string::npos)
+      << table;
+  std::size_t misses = table.find("top misses\n");
+  ASSERT_NE(misses, std::string::npos) << table;
+  EXPECT_NE(
+      table.find("  req-3        21      3,150      3,072    $0.0038  model_changed (model)\n"),
+      std::string::npos)
+      << table;
+  for (std::size_t at = misses, end; at < table.size(); at = end + 1) {
+    end = table.find('\n', at);
+    if (end == std::string::npos) end = table.size();
+    EXPECT_LE(end - at, 100u) << table.substr(at, end - at);
+  }
+}
+
+TEST(Replay, TableWithoutUsageHasNoCost) {
+  // An older Codex layout records no token counts: no cost can be estimated, and the table
+  // says so instead of $0; the prefix reuse is still known.
+  std::optional<std::string> text = ReadFixture("rollouts/codex_two_turns.jsonl");
+  ASSERT_TRUE(text.has_value());
+  std::string without;
+  for (std::size_t at = 0, end; at < text->size(); at = end + 1) {
+    end = text->find('\n', at);
+    if (end == std::string::npos) end = text->size();
+    std::string line = text->substr(at, end - at);
+    if (line.find("\"token_count\"") == std::string::npos) without += line + "\n";
+  }
+  std::string table = RenderReplayTable(Replay(without));
+  EXPECT_NE(table.find("cost                  no usage recorded — cost cannot be estimated\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("input tokens          no usage recorded\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("requests              3 reconstructed, none with usage"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("prompt reuse          "), std::string::npos) << table;
+  EXPECT_EQ(table.find("$0.0000"), std::string::npos) << table;
 }
 
 TEST(Replay, ModelChangeFromTurnContextAndUnknownItems) {
@@ -234,7 +275,7 @@ TEST(Replay, CorruptLineIsAnError) {
   EXPECT_NE(report.error().message.find("line 3"), std::string::npos);
 }
 
-// --- the six real Codex rollouts (SPEC §13.4), read in place -------------------------------
+// --- the six real Codex rollouts, read in place ---------------------------------------------
 
 std::optional<std::string> RealRolloutDir() {
   // The shared folder sits beside the main checkout; worktrees live one level deeper.
@@ -395,7 +436,8 @@ TEST(ReplayRealRollouts, QuelklefCompactionAndMissesAreExplained) {
 }
 
 TEST(ReplayRealRollouts, CabinetGovernanceMissesAreNotHidden) {
-  // The example: "breaks: none" while requests 17, 27 and 47 were mostly misses.
+  // On this rollout an older replay said "breaks: none" while requests 17, 27 and 47 were
+  // mostly misses.
   std::optional<std::string> dir = RealRolloutDir();
   if (!dir) GTEST_SKIP() << "../shared/rollouts is not reachable from this runner";
   std::optional<JsonValue> report =

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tests for resume reconstruction (SPEC §13.3 and its test vectors).
+// Tests for resume reconstruction (rollout/resume_state.h).
 #include "rollout/resume_state.h"
 
 #include <gtest/gtest.h>
@@ -24,7 +24,7 @@ std::string Lines(const std::vector<std::string>& lines) {
 }
 
 TEST(ResumeState, BaselineVector) {
-  // SPEC §13 vector: full, compacted, full, patch → merged baseline.
+  // Full, compacted, full, patch → merged baseline.
   std::string text = Lines({
       WorldStateLine(0, true, Json(R"({"environment":{"status":"old"}})")),
       CompactedLine(0, "", {}),

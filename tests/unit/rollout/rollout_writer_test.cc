@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tests for rollout line builders: exact bytes and key orders of SPEC §13.1.
+// Tests for rollout line builders: exact bytes and key orders of each line.
 #include "rollout/rollout_writer.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tests for rollout timestamps (SPEC §13 test vectors).
+// Tests for rollout timestamps: formatting and parsing, before and after 1970.
 #include "rollout/timestamp.h"
 
 #include <gtest/gtest.h>

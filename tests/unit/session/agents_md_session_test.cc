@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Issue 16 AGENTS.md features end to end through the Engine facade and the mock model: the
-// request the model gets holds the local overlay after the team file, imported text in place,
+// AGENTS.md features (docs/agents-md.md) end to end through the Engine facade and the mock model:
+// the request the model gets holds the local overlay after the team file, imported text in place,
 // and the truncation note; the host gets the warnings as events; probe mode sees an edit of an
 // imported file and appends a replacement without breaking the prefix.
 #include <gtest/gtest.h>

@@ -93,7 +93,7 @@ TEST(BaseInstructions, SentAsTheRequestsInstructions) {
   auto body = ParseJson(d.request_bodies()[0]);
   ASSERT_TRUE(body.has_value());
   EXPECT_EQ(body->GetString("instructions").value_or(""), BaseInstructions(true));
-  // They are never placed in `input` (SPEC §7.1).
+  // They are never placed in `input`: they go in `instructions`.
   EXPECT_EQ(ToJson(*body->Find("input")).find("You are a coding agent."), std::string::npos);
 }
 

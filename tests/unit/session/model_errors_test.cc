@@ -29,7 +29,7 @@ JsonValue Failed(const std::string& code, const std::string& message) {
   return event;
 }
 
-// SPEC §10 vector: rate_limit_exceeded with `try again in 1.898s` / `28ms`.
+// rate_limit_exceeded with `try again in 1.898s` / `28ms`: retryable, retry_after_ms from the text.
 TEST(ModelErrors, RateLimitedWithRetryAfter) {
   ModelFailure a = MapResponseFailed(
       Failed("rate_limit_exceeded", "Rate limit reached. Please try again in 1.898s. Visit..."));
@@ -42,7 +42,7 @@ TEST(ModelErrors, RateLimitedWithRetryAfter) {
   EXPECT_EQ(b.retry_after_ms, 28);
 }
 
-// SPEC §10 vector: context_length_exceeded → context_window_exceeded (turn fails: not retryable).
+// context_length_exceeded → context_window_exceeded (turn fails: not retryable).
 TEST(ModelErrors, ContextLengthExceededIsNotRetryable) {
   ModelFailure f = MapResponseFailed(Failed("context_length_exceeded", "too long"));
   EXPECT_EQ(f.code, ErrorCode::kContextWindowExceeded);
@@ -91,7 +91,7 @@ TEST(ModelErrors, ResponseFailedWithoutErrorObject) {
   EXPECT_EQ(g.message, "response.failed: slow_down");
 }
 
-// SPEC §10 vector: response.incomplete without details.
+// response.incomplete without details: the reason reads "unknown".
 TEST(ModelErrors, IncompleteWithoutDetailsSaysUnknown) {
   ModelFailure f = MapResponseIncomplete(J(R"({"type":"response.incomplete","response":{}})"));
   EXPECT_EQ(f.code, ErrorCode::kIncompleteResponse);

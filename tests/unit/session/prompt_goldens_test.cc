@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Golden files for the prompt layout (issue 4; SPEC §7.2, §7.6): the full initial request, and
+// Golden files for the prompt layout: the full initial request, and
 // for each kind of change between two turns what the next request appends (one golden per kind,
 // tests/fixtures/prompt/update_<kind>.jsonl). Line 1 of an update golden says whether the
 // request's `instructions` and `tools` changed (and to what); every further line is one appended
@@ -73,7 +73,7 @@ std::string AppendedByChange(const std::function<void(SessionDriver*)>& change) 
   auto history = ParseJson(d.Call("history", "{}"));
   for (const auto& entry : history->Find("value")->items()) {
     // Context items: user/developer messages from a world-state section. The `model` section
-    // shares its origin name with model output (SPEC §1), so output items go by their role.
+    // shares its origin name with model output, so output items go by their role.
     std::string_view origin = entry.GetString("origin").value_or("");
     std::string_view role = entry.Find("item")->GetString("role").value_or("");
     if (entry.GetString("turn_id") != "turn-2" || origin == "user" || origin == "tool" ||

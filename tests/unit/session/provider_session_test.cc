@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Sessions on each provider (issue 15), end to end through the Engine facade against the mock:
+// Sessions on each provider, end to end through the Engine facade against the mock:
 // Chat bodies extend each other, Anthropic requests carry 1–4 breakpoints and read the cache from
 // the second request on, failures map to the same retryable errors, bad config is refused.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Chat Completions and Anthropic streams adapted into Responses events (issue 15), and the
+// Chat Completions and Anthropic streams adapted into Responses events, and the
 // Anthropic error classification.
 #include <gtest/gtest.h>
 

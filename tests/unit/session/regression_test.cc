@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Regression tests for defects found in review (issue 12, "Defects found on the way"), through
-// the Engine facade.
+// Regression tests for defects found in review, through the Engine facade.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -33,7 +32,7 @@ std::string DeliverSse(const std::string& sse, std::int64_t now) {
          JsonString(sse) + "},\"now_ms\":" + std::to_string(now) + "}";
 }
 
-// SPEC §11: every recorded tool output is truncated, also the ones interrupt() records.
+// Every recorded tool output is truncated, also the ones interrupt() records.
 TEST(Regression, Issue12InterruptTruncatesToolOutputs) {
   SessionDriver d;
   d.Start(kConfig);
@@ -50,7 +49,7 @@ TEST(Regression, Issue12InterruptTruncatesToolOutputs) {
   EXPECT_EQ(history.find(long_output), std::string::npos);
 }
 
-// SPEC §2.1: a rejected call changes nothing, the clock included.
+// A rejected call changes nothing, the clock included.
 TEST(Regression, Issue12RejectedDeliverDoesNotAdvanceTheClock) {
   SessionDriver d;
   d.Start(kConfig);
@@ -67,7 +66,7 @@ TEST(Regression, Issue12RejectedDeliverDoesNotAdvanceTheClock) {
   EXPECT_EQ(accepted.find("1970-01-02T03:"), std::string::npos) << accepted;  // 99 000 s later
 }
 
-// Issue 17: a 100 MB submit was an abort in the package; now a clear invalid_input that
+// A 100 MB submit was an abort in the package; now a clear invalid_input that
 // leaves the session idle and usable.
 TEST(Regression, Issue17HugeSubmitIsRejectedAndTheSessionStaysUsable) {
   SessionDriver d;
@@ -81,7 +80,7 @@ TEST(Regression, Issue17HugeSubmitIsRejectedAndTheSessionStaysUsable) {
   EXPECT_NE(ok.find("\"model_request\""), std::string::npos) << ok.substr(0, 300);
 }
 
-// Issue 17: a response whose SSE event passed the 32 MiB limit ended in a retryable
+// A response whose SSE event passed the 32 MiB limit ended in a retryable
 // stream_error, and the CLI sent the same request five more times for the same failure. The
 // dropped event makes the end of stream a non-retryable failure that ends the turn.
 TEST(Regression, Issue17OversizedSseEventFailsTheTurnWithoutARetry) {
@@ -118,7 +117,8 @@ TEST(Regression, Issue17StreamClosedEarlyStaysRetryable) {
   EXPECT_NE(ended.find("\"retryable\":true"), std::string::npos) << ended;
 }
 
-// One definition of cacheable(t) (SPEC §9), used by the explainer and the mock's simulator.
+// One definition of cacheable(t) (prompt/prompt_bytes.h), used by the explainer and the mock's
+// simulator.
 TEST(Regression, Issue12CacheableHasOneDefinition) {
   EXPECT_EQ(Cacheable(1023), 0u);
   EXPECT_EQ(Cacheable(1024), 1024u);

@@ -4,7 +4,7 @@
 // for byte with expected/{requests,effects,rollout}.jsonl and expected/summary.json. The same
 // binary runs natively, under Emscripten and under WASI, and the Node package and WASI host
 // runners compare against the same files, so passing everywhere means byte-identical bodies,
-// effects and rollouts on every build (SPEC §2.7, §2.2 last test-vector row).
+// effects and rollouts on every build.
 // Goldens are rewritten only natively, with ACTX_UPDATE_GOLDENS=1.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -76,7 +76,7 @@ TEST(SessionFixtures, MultiTurnTools) { RunCase("multi_turn_tools"); }
 TEST(SessionFixtures, FiftyTurnsProbe) {
   RunCase("fifty_turns_probe");
   if (auto summary = ReadFixture("sessions/fifty_turns_probe/expected/summary.json")) {
-    // The simulator's cached share for the 50-turn session (issue 5), also in summary.json.
+    // The simulator's cached share for the 50-turn session, also in summary.json.
     std::printf("fifty_turns_probe summary: %s", summary->c_str());
   }
 }
@@ -87,12 +87,12 @@ TEST(SessionFixtures, DeferToolAdded) { RunCase("defer_tool_added"); }
 TEST(SessionFixtures, ModelSwitch) { RunCase("model_switch"); }
 TEST(SessionFixtures, SpecVectors) { RunCase("spec_vectors"); }
 TEST(SessionFixtures, Compaction) { RunCase("compaction"); }
-// Issue 15: the same conversation for each provider, and the Codex 0.169 per_role layout.
+// The same conversation for each provider, and the Codex 0.169 per_role layout.
 TEST(SessionFixtures, ProviderChat) { RunCase("provider_chat"); }
 TEST(SessionFixtures, ProviderAnthropic) { RunCase("provider_anthropic"); }
 TEST(SessionFixtures, LayoutPerRole) { RunCase("layout_per_role"); }
 
-// SPEC §13.3 / §2.7: resuming each case's rollout (same workspace, current config) gives the same
+// Resuming each case's rollout (same workspace, current config) gives the same
 // next request body as the uninterrupted session.
 TEST(SessionFixtures, ResumingEveryRolloutGivesTheSameNextBody) {
   for (const char* name : kCases) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Hostile rollouts through resume (issue 17): duplicated lines are skipped with a warning (the
-// resumed request never carries an item twice), reordered lines are warned about, and a line
-// over the size limit is skipped; each time the session stays usable.
+// Hostile rollouts through resume (docs/RELIABILITY.md): duplicated lines are skipped with a
+// warning (the resumed request never carries an item twice), reordered lines are warned about, and
+// a line over the size limit is skipped; each time the session stays usable.
 #include <gtest/gtest.h>
 
 #include <map>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Resume round trips (SPEC §13.3): rollout -> resume -> the same next request bytes as the
+// Resume round trips: rollout -> resume -> the same next request bytes as the
 // uninterrupted session; torn last lines; mismatched ids; replay of our own rollouts.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Model streams into a Session (issue 5; SPEC §10, §2.6): the mock's SSE split at every byte
+// Model streams into a Session: the mock's SSE split at every byte
 // boundary (even inside a character) records the same items; malformed SSE, cut streams and
 // failed responses give an error and leave no orphan call in history (nothing is recorded before
 // response.completed), and the turn recovers by retry or interrupt.

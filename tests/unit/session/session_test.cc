@@ -64,7 +64,7 @@ TEST(Session, ToolCallsThenAnswerWithPrefixStableRequests) {
   EXPECT_EQ(done->GetString("last_agent_message"),
             "Read src/main.rs: 3 lines.\nRead README.md: 10 lines.");
   ASSERT_EQ(d.request_bodies().size(), 2u);
-  // Request 2's input starts with request 1's input bytes (SPEC §8 vector).
+  // Request 2's input starts with request 1's input bytes (history only grows).
   const std::string& a = d.request_bodies()[0];
   const std::string& b = d.request_bodies()[1];
   std::size_t input_end = a.find("],\"tools\":");
@@ -213,6 +213,7 @@ TEST(Session, SelectionModeDoesNotSeeEdits) {
 
 TEST(Session, CwdChangeAppendsEnvironmentContext) {
   SessionDriver d;
+  ASSERT_TRUE(d.fs()->AddDir("/repo/src").has_value());  // a cwd must exist
   d.Start(Config());
   d.Submit("one", 0);
   auto updated = d.Update(R"({"cwd":"/repo/src"})", 10);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Torn rollouts (issue 5; SPEC §13.3 step 1): a host that crashed mid-write leaves a partial last
+// Torn rollouts: a host that crashed mid-write leaves a partial last
 // line. Resume skips it with one `rollout_torn_line` warning and continues exactly as from the
 // rollout without it; an invalid line anywhere else is `rollout_corrupt` naming the line.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// SPEC §2 test vectors (the table after §2.8), one test per row, through the Engine facade.
-// The last row ("same script natively and in WASI → byte-identical effect JSON") is the session
+// The session protocol's test vectors, one test per case, through the Engine facade.
+// One more case ("same script natively and in WASI → byte-identical effect JSON") is the session
 // fixture corpus: session_fixtures_test.cc runs in all three gtest builds, and the Embind and
 // WASI-host runners compare against the same expected files.
 #include <gtest/gtest.h>

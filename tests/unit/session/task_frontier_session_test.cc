@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The task frontier end to end (issue 16): opt-in update_plan tool, the `<task_frontier>`
+// The task frontier end to end: opt-in update_plan tool, the `<task_frontier>`
 // developer block with the goal (first user message or host-set) and the latest plan, kept out
 // of step diffs for plan-only changes, re-injected after every compaction (manual local,
 // mid-turn local, remote), persisted in world_state lines and restored by resume.

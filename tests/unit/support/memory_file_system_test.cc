@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §3 in-memory FileSystem vectors: kinds, symlinks, the write-mtime rule, injected errors.
+// In-memory FileSystem vectors: kinds, symlinks, the write-mtime rule, injected errors.
 #include "support/memory_file_system.h"
 
 #include <gtest/gtest.h>
@@ -230,7 +230,7 @@ TEST(MemoryFileSystem, AddFileReplacesAndKeepsWriteRule) {
   EXPECT_EQ(fs.Stat("/f")->kind, FileKind::kDir);
 }
 
-// Issue 17: a write that creates its parents walks the path once, the resolved path grown in
+// Regression: a write that creates its parents walks the path once, the resolved path grown in
 // place (it was copied per level); a symlink met on the way is resolved and the walk goes on.
 TEST(Regression, Issue17CreateParentsWalksADeepPathAndFollowsLinks) {
   MemoryFileSystem fs;

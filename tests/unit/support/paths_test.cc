@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §3 path vectors and the lexical path helpers.
+// Path resolution vectors and the lexical path helpers.
 #include "support/paths.h"
 
 #include <gtest/gtest.h>

@@ -14,7 +14,7 @@ const std::string kEmojiText =
     "\nsecond line with text\n";
 const std::string kEmoji = "\xF0\x9F\x98\x80";
 
-// SPEC §11 vector: cut `abcdef`, tokens budget 0.
+// Cut `abcdef`, tokens budget 0: the marker alone.
 TEST(TruncateMiddle, TokensBudgetZeroIsMarkerOnly) {
   EXPECT_EQ(TruncateMiddle("abcdef", 0, TruncationMode::kTokens),
             "\xE2\x80\xA6"
@@ -24,7 +24,7 @@ TEST(TruncateMiddle, TokensBudgetZeroIsMarkerOnly) {
             "6 chars truncated\xE2\x80\xA6");
 }
 
-// SPEC §11 vector: the 63-byte emoji text, tokens budget 8 (= 32 bytes).
+// The 63-byte emoji text, tokens budget 8 (= 32 bytes).
 TEST(TruncateMiddle, EmojiTextTokensBudget) {
   ASSERT_EQ(kEmojiText.size(), 63u);
   EXPECT_EQ(TruncateMiddle(kEmojiText, 8 * 4, TruncationMode::kTokens),
@@ -34,7 +34,7 @@ TEST(TruncateMiddle, EmojiTextTokensBudget) {
                 " line with text\n");
 }
 
-// SPEC §11 vector: the same text, bytes budget 20 (both ends shrink to char boundaries).
+// The same text, bytes budget 20 (both ends shrink to char boundaries).
 TEST(TruncateMiddle, EmojiTextBytesBudget) {
   EXPECT_EQ(TruncateMiddle(kEmojiText, 20, TruncationMode::kBytes),
             kEmoji + kEmoji +

@@ -11,7 +11,7 @@ namespace {
 
 using testing::BaseInputs;
 
-// F(x) of the SPEC §6 vectors (cwd /repo).
+// F(x): the AGENTS.md fragment around x (cwd /repo).
 std::string F(std::string_view x) {
   return "# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\n" + std::string(x) +
          "\n</INSTRUCTIONS>";

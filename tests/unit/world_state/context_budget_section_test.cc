@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// World-state section `context_budget` (issue 16): bands, text, snapshot, and when it renders.
+// World-state section `context_budget` (docs/context-budget.md): bands, text, snapshot, and
+// when it renders.
 #include "world_state/sections/context_budget_section.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// World-state section `task_frontier` (issue 16): text, snapshot value, and when it renders
-// (full render and goal/rule changes, not plan-only changes).
+// World-state section `task_frontier` (docs/task-frontier.md): text, snapshot value, and when
+// it renders (full render and goal/rule changes, not plan-only changes).
 #include "world_state/sections/task_frontier_section.h"
 
 #include <gtest/gtest.h>

@@ -144,7 +144,8 @@ TEST(WorldStateSnapshot, NextBaselineKeepsUnregisteredIds) {
 }
 
 TEST(WorldStateRender, SpecBody916Context) {
-  // SPEC §8.5 vector: read-only, never, env /repo bash → dev[permissions], user[env].
+  // The 916-byte example body's context: read-only, never, env /repo bash → dev[permissions],
+  // user[env].
   RenderResult r = WorldStateRegistry::WithBuiltins().RenderFull(BaseInputs());
   EXPECT_EQ(Summaries(r.messages),
             (std::vector<std::string>{
@@ -228,7 +229,7 @@ TEST(WorldStateRender, NextTurnModelApprovalCwd) {
 }
 
 TEST(WorldStateRender, StepWithCwdChange) {
-  // SPEC §6 vector "step with cwd /a→/b, env local, no AGENTS.md text" (read-only sandbox, so the
+  // A step with cwd /a→/b, env local, no AGENTS.md text (read-only sandbox, so the
   // permissions block does not mention the cwd): only the environment fragment, patch = cwd.
   WorldStateRegistry registry = WorldStateRegistry::WithBuiltins();
   WorldInputs a = BaseInputs();
@@ -289,7 +290,7 @@ TEST(WorldStateRender, HistoryMatchNeedsRoleAndBothMarkers) {
     ASSERT_EQ(r.messages.size(), 1u);
     EXPECT_EQ(r.messages[0].parts, (std::vector<std::string>{plain}));
   }
-  // Trimmed and ASCII case-insensitive, as contextual messages (SPEC §1).
+  // Trimmed and ASCII case-insensitive, as contextual messages (message_kind.h).
   std::vector<HistoryMessageView> history = {
       {"user", {"  # agents.md INSTRUCTIONS for /r\n\n<instructions>\nx\n</instructions>\n"}}};
   RenderResult r = registry.RenderTurnStart(&baseline, history, in);
@@ -298,7 +299,7 @@ TEST(WorldStateRender, HistoryMatchNeedsRoleAndBothMarkers) {
 }
 
 TEST(WorldStateRender, ResumeRemovalAppendedOnce) {
-  // SPEC §6 vector: resume, no agents_md snapshot, history has an AGENTS.md fragment, file
+  // Resume, no agents_md snapshot, history has an AGENTS.md fragment, file
   // deleted → the removal is appended once at the first request, not repeated.
   WorldStateRegistry registry = WorldStateRegistry::WithBuiltins();
   WorldInputs in = BaseInputs();  // no AGENTS.md text any more

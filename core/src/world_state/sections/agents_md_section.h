@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// World-state section `agents_md` (SPEC §4 "Fragment", §6.1, §6.3): user role, markers
+// World-state section `agents_md` (docs/agents-md-refresh.md): user role, markers
 // `# AGENTS.md instructions`/`</INSTRUCTIONS>`, snapshot value `{"directory":cwd,"text":T}` or
 // `{}` when there is no text (an empty text counts as none).
 // Rules (upstream notices): `had` = Known with `text`, or Unknown. Known with the same text →

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// World-state section `context_budget` (issue 16); see context_budget_section.h.
+// World-state section `context_budget`; see context_budget_section.h.
 #include "world_state/sections/context_budget_section.h"
 
 namespace agentctx {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// World-state section `context_budget` (issue 16, ours): developer role, markers
+// World-state section `context_budget` (ours; docs/context-budget.md): developer role, markers
 // `<context_budget>`/`</context_budget>`, snapshot value `{"band","used","window",
 // "auto_compact_at"}` with band = min(10, floor(10·used/window)), absent unless enabled.
 // The session computes the value once per turn, at its start, so it can only change there.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// World-state section `developer_instructions` (SPEC §6.1, §6.3; notices ours): developer role,
+// World-state section `developer_instructions` (notices ours): developer role,
 // no markers (so never Unknown), snapshot value `{"instructions": WorldStateHash("developer",
 // text)}`, absent (null) when unset. An empty string counts as unset.
 // Rules: Absent + set → the text; Known, hash differs → replacement notice + "\n\n" + text;

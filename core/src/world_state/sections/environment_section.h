@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-// World-state section `environment` (SPEC §6.1, §6.3, §7.5): user role, markers
+// World-state section `environment`: user role, markers
 // `<environment_context>`/`</environment_context>`, snapshot value
 // `{"environments":{id:{cwd,status,shell?,is_primary?}},"current_date"?,"timezone"?}`;
 // `is_primary:true` only on the primary and only with 2+ environments; date/timezone only when
 // `include_date` and supplied.
-// Diff (SPEC §6.3): Absent/Unknown → every environment changed. Else an environment changed if it
+// Diff: Absent/Unknown → every environment changed. Else an environment changed if it
 // is new, its cwd, status or is_primary differ, its shell differs with both shells known
 // (unknown→known is no change), or the count crossed 1 ↔ 2+; a removed one is unavailable. Emit
 // only if some environment changed/became unavailable or date/timezone changed; list only those
 // environments, but always the current date/timezone.
-// Layout (SPEC §7.5; choice as upstream): the single layout when the current world has exactly
+// Layout (as upstream): the single layout when the current world has exactly
 // one environment, it is `available` and nothing is unavailable; otherwise `<environments>` with
 // ids sorted and `primary=` when there are or were 2+ environments. Values are XML-escaped.
 #pragma once

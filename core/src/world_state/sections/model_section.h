@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// World-state section `model` (SPEC §6.1, §6.3): developer role, markers
+// World-state section `model`: developer role, markers
 // `<model_switch>`/`</model_switch>`, snapshot value = the model slug.
 // Rule: changed if Known slug ≠ current slug, or (Absent/Unknown and the previous turn's model is
 // known and differs). Renders only if changed and the new `model.instructions` is non-empty.

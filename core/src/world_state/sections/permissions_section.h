@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// World-state section `permissions` (SPEC §6.1, §6.3, §7.4): developer role, markers
+// World-state section `permissions`: developer role, markers
 // `<permissions instructions>`/`</permissions instructions>`, snapshot value
 // `{"instructions": WorldStateHash("developer", block)}`.
 // Rule: Known with an equal hash → nothing; otherwise the full block.
-// Block (SPEC §7.4): the body starts empty; before each part a `\n` is appended unless the body
+// Block: the body starts empty; before each part a `\n` is appended unless the body
 // already ends with one; finally a trailing `\n` is ensured. Parts: 1. sandbox sentence,
 // 2. approval text, 3. (workspace-write only) the writable-roots sentence over the sorted,
 // de-duplicated {primary cwd} ∪ writable_roots.

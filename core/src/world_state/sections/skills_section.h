@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// World-state section `skills` (SPEC §6.1, §6.3, §7.3): user role, markers
+// World-state section `skills`: user role, markers
 // `<skills_instructions>`/`</skills_instructions>`, snapshot value `[{name, description?, path}]`
 // sorted by name (may be `[]`).
 // Rules: non-empty and (Absent/Unknown or changed) → the full block; empty while Known non-empty →
 // the removal line (ours); otherwise nothing.
-// Block (SPEC §7.3, ours): `<skills_instructions>\n` + lines joined by `\n` +
+// Block (ours, modelled on upstream): `<skills_instructions>\n` + lines joined by `\n` +
 // `\n</skills_instructions>` with lines `## Skills`, the intro sentence, `### Available skills`,
 // then per skill (by name)
 // `- <name>: <description> (file: <path>)` or `- <name>: (file: <path>)` (no or empty description).

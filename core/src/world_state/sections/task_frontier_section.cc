@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// World-state section `task_frontier` (issue 16); see task_frontier_section.h.
+// World-state section `task_frontier`; see task_frontier_section.h.
 #include "world_state/sections/task_frontier_section.h"
 
 namespace agentctx {

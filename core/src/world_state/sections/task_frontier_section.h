@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// World-state section `task_frontier` (issue 16, ours): developer role, markers
+// World-state section `task_frontier` (ours; docs/task-frontier.md): developer role, markers
 // `<task_frontier>`/`</task_frontier>`, snapshot value = TaskFrontierToJson (goal, latest
 // explanation, plan, pinned rules), absent when the feature is off.
 // Rule: the full block when prev is Absent or Unknown (so after every compaction, local or

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// World-state section `tools` (SPEC §6.1, §6.3, §7.1): developer role, markers
+// World-state section `tools`: developer role, markers
 // `<tools>`/`</tools>`, snapshot value `{"advertised": SHA-1 hex of the tools array bytes,
 // "pending"?, "withdrawn"?}` (name arrays in the caller's order, omitted when empty). Rule: only
 // under `defer`, when (pending names, withdrawn names) differ from prev (Absent/Unknown = empty):

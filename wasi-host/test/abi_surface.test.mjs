@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The reactor's boundary (ARCHITECTURE §6): its exports are exactly the functions of
+// The reactor's boundary: its exports are exactly the functions of
 // wasi-host/include/agentctx_abi.h (plus the reactor's memory and _initialize), and its imports
 // are wasi_snapshot_preview1 functions from an allowlist. Model HTTP is never an import.
 import { test } from 'node:test';
@@ -10,7 +10,7 @@ import { REPO, WASM, headerExports, loadHost } from './helpers.mjs';
 
 await loadHost(); // fails early with the build command when the host is missing
 
-// TOOLCHAIN §5: what a reactor using fopen, opendir and stat imports.
+// What a reactor using fopen, opendir and stat needs to import, and nothing else.
 const ALLOWED_IMPORTS = new Set([
   'fd_close', 'fd_fdstat_get', 'fd_fdstat_set_flags', 'fd_prestat_get', 'fd_prestat_dir_name',
   'fd_read', 'fd_readdir', 'fd_seek', 'fd_write', 'path_filestat_get', 'path_open', 'proc_exit',
@@ -25,7 +25,7 @@ const REACTOR_EXPORTS = [['memory', 'memory'], ['_initialize', 'function']];
 const header = readFileSync(join(REPO, 'wasi-host/include/agentctx_abi.h'), 'utf8');
 const module = new WebAssembly.Module(readFileSync(WASM));
 
-test('the header declares the ABI of ARCHITECTURE §6', () => {
+test('the header declares the ABI the guest exports (docs/boundary.md)', () => {
   assert.deepEqual(headerExports(header), [
     'actx_abi_version', 'actx_alloc', 'actx_free', 'actx_open', 'actx_close', 'actx_call',
     'actx_output_ptr', 'actx_output_len', 'actx_attach', 'actx_attachment_count',
@@ -52,7 +52,7 @@ test('imports are allowlisted wasi_snapshot_preview1 functions', () => {
   }
 });
 
-test('host sources never import node:process (it makes fd 0 non-blocking: TOOLCHAIN §5)', async () => {
+test('host sources never import node:process (it makes fd 0 non-blocking)', async () => {
   const { readdirSync } = await import('node:fs');
   const dir = join(REPO, 'wasi-host/src');
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {

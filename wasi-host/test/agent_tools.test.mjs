@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The agent-grade tools through the CLI (issue 14): a scripted session in which the embedded
+// The agent-grade tools through the CLI: a scripted session in which the embedded
 // mock model calls edit_file, apply_patch, grep and glob (`#mock-…` directives) runs against a
 // real temp workspace in the WASI guest. With --writable the files change exactly as asked;
 // read-only (the default) every mutating call is refused and no byte of the workspace changes.

@@ -74,7 +74,7 @@ test('usage errors exit 2 with one line on stderr and nothing on stdout', () => 
   }
 });
 
-// Issue 17: a hostile --config nested 100 000 deep is a usage error (exit 2), not `internal`.
+// A hostile --config nested 100 000 deep is a usage error (exit 2), not `internal`.
 test('Regression: a 100 000-deep --config is a usage error', async () => {
   const { writeFileSync } = await import('node:fs');
   const file = join(tmp.dir, 'deep.json');

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// CLI rough edges (issue 14): `--trust[=trusted|untrusted]` (a value after a space used to be
+// CLI rough edges: `--trust[=trusted|untrusted]` (a value after a space used to be
 // taken as part of the prompt while the workspace was silently trusted), stray positional
 // arguments refused, and a --config cwd that does not exist reported instead of accepted (and
 // one that exists used, instead of being replaced by the workspace root).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Crash consistency, short mode (issue 17): a few seeded kill -9 trials of the CLI during `run`
+// Crash consistency, short mode: a few seeded kill -9 trials of the CLI during `run`
 // and during `resume` (tests/stress/crash_trials.mjs has the checks); `npm run stress` runs
 // the same trials >= 100 times.
 import { test, after } from 'node:test';

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The sandbox escape suite (issue 7; ARCHITECTURE §6 "Escape suite"): every case of
+// The sandbox escape suite: every case of
 // fixtures/escapes.json is refused, nothing outside the workspace changes, and no secret from
 // outside the workspace (or from the home, beyond its AGENTS.md) reaches any output.
 // Tool cases run the real path in process: the WASI guest (with the host's import wrapper), a

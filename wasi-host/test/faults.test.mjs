@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Fault injection for the HTTP model client (issue 7; SPEC §2.8, §10): a local server on
+// Fault injection for the HTTP model client: a local server on
 // 127.0.0.1 answers 429 (with `Please try again in 20ms`), 500, hangs, cuts the stream or sends
 // malformed events. The CLI retries with backoff (≥ retry_after_ms), then succeeds or ends with
 // one clear error; the rollout stays valid (`resume` parses it) and never holds the API key.

@@ -90,7 +90,7 @@ test('load failures are module_load_failed', async () => {
   assert.ok((await WasiGuest.load({ wasm: readFileSync(WASM) })).call(0, 'version', '{}'));
 });
 
-// Issue 17 (quadratic listing): a large directory is listed whole, each entry once, in time
+// Listing is never quadratic: a large directory is listed whole, each entry once, in time
 // linear in its size (one fd_readdir per doubling of the buffer, not one re-read per batch).
 test('Regression: a directory of 20 000 files lists every entry once', async () => {
   const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The hostile-input catalogue at small sizes (issue 17; tests/stress/hostile_cases.mjs): each
+// The hostile-input catalogue at small sizes (tests/stress/hostile_cases.mjs): each
 // case's expected outcome (a clear warning or error, never a crash, trap or hang). `npm run
-// stress` runs the same cases at the issue's sizes and records time and max RSS.
+// stress` runs the same cases at full size and records time and max RSS.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadHost } from './helpers.mjs';

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Base instructions through the CLI (issue 14): `inspect` on a real-model config shows the
+// Base instructions through the CLI: `inspect` on a real-model config shows the
 // engine's base instructions (core/prompts) as the request's `instructions`; the config
 // overrides them per model, and "" sends none. The mock model gets them too (docs/base-instructions.md).
 import { test, after } from 'node:test';

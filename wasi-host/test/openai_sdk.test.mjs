@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `agentctx serve-mock` as a faithful Responses server (issue 14): the official `openai` SDK
+// `agentctx serve-mock` as a faithful Responses server: the official `openai` SDK
 // (a devDependency) talks to it on 127.0.0.1 like to the real API — `responses.create` with and
 // without streaming, `responses.stream().finalResponse()`, string input, host tools the mock
 // calls, and API-shaped errors the SDK turns into its typed exceptions.

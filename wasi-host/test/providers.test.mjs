@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Providers beyond Responses (issue 15) over real HTTP: `agentctx serve-mock` answers
+// Providers beyond Responses over real HTTP: `agentctx serve-mock` answers
 // /v1/chat/completions and /v1/messages, the official SDKs (`openai` chat.completions with
 // streamed usage, `@anthropic-ai/sdk` messages.stream().finalMessage()) read its answers, and CLI
 // sessions on each provider keep their cache properties: every Chat body extends the previous

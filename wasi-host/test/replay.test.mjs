@@ -3,7 +3,7 @@
 // [--price-input|--price-cached|--price-output USD] [--top N]` on the fixture rollouts
 // (tests/fixtures/rollouts), on the real Codex rollouts in ../shared/rollouts (skipped with a
 // message when absent, as in a user's clone), and on a rollout the CLI itself wrote. Each report
-// is checked for the issue 13 invariants: its causes add up to its uncached input, and its usage
+// is checked for two invariants: its causes add up to its uncached input, and its usage
 // (each request counted once) adds up to the rollout's own total.
 import { test, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,7 +33,7 @@ async function replay(file, { table: withTable = true, flags = [] } = {}) {
   return { table: table?.stdout, report };
 }
 
-/** The issue 13 invariants of a report. */
+/** A report's invariants: causes add up to uncached input, usage to the rollout's total. */
 function checkReport(report, name) {
   const s = report.summary;
   const sum = Object.values(s.lost_tokens_by_cause).reduce((a, b) => a + b, 0);

@@ -133,7 +133,7 @@ describe('resume', () => {
     assert.equal(session.event.copied_from, src);
   });
 
-  // Issue 17: a bad last line that ends in a newline must not make the rollout un-resumable.
+  // A bad last line that ends in a newline must not make the rollout un-resumable.
   test('Regression: a garbage last line with its newline resumes, and resumes again', async () => {
     const home = join(tmp.dir, 'h6b');
     const first = await runCli(['run', '--workspace', ws, '--home', home, 'hello'], { cwd: ws });
@@ -149,7 +149,7 @@ describe('resume', () => {
     readJsonl(file); // every line parses
   });
 
-  // Issue 17: a failed resume of an outside rollout leaves no copy of it in <home>/sessions.
+  // A failed resume of an outside rollout leaves no copy of it in <home>/sessions.
   test('Regression: a failed resume of an outside rollout leaves no copy behind', async () => {
     const home = join(tmp.dir, 'h7b');
     const first = await runCli(['run', '--workspace', ws, '--home', join(tmp.dir, 'h7b-src'), 'hello'], { cwd: ws });

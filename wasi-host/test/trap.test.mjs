@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A trap kills the instance (ARCHITECTURE §6): WasiGuest drops it, raises guest_trap, and never
+// A trap kills the instance: WasiGuest drops it, raises guest_trap, and never
 // calls into it again. Uses a hand-encoded module with the ABI's export names (helpers.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,7 +52,7 @@ test('a full session table and an ABI mismatch are reported', async () => {
     (e) => e.code === 'module_load_failed' && /ABI 1/.test(e.message));
 });
 
-// Issue 17: guest pointers are unsigned; above 2 GiB they must not read as negative.
+// Guest pointers are unsigned; above 2 GiB they must not read as negative.
 test('pointers above 2 GiB are read unsigned', async () => {
   const guest = await WasiGuest.load({ wasm: abi({ actx_alloc: -2147483648 }) });
   // 0x80000000 is far past this 1-page memory: the view fails (a RangeError, so a guest_trap),

@@ -2,7 +2,7 @@
 // runTurn and the model clients over the built package: a mock turn with a built-in tool call,
 // streaming deltas, persist order, retry with backoff (fail-once, exhausted, non-retryable),
 // host tool calls (scripted model), aborts, and openAIResponsesClient, chatCompletionsClient and
-// anthropicMessagesClient (issue 15) against a fake fetch whose server is the engine's own mock
+// anthropicMessagesClient against a fake fetch whose server is the engine's own mock
 // (SSE split mid-character, HTTP and network errors).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -345,7 +345,7 @@ test('createMemoryFileSystem().remove deletes files and directories', () => {
   assert.deepEqual(fs.paths(), ['/a/b.txt']);
 });
 
-// Issue 17: a rejected deliver must not leave the turn open (the session stays usable).
+// A rejected deliver must not leave the turn open (the session stays usable).
 test('Regression: runTurn interrupts the turn when deliver throws', async () => {
   const engine = await createEngine();
   const session = engine.openSession({ workspace: createMemoryFileSystem(FILES) });
@@ -414,7 +414,7 @@ for (const [provider, make, endpoint] of [
     }
     assert.equal(usage.length, 2);
     assert.ok(usage.every((u) => u.input_tokens > 0));
-    // cache_summary {prices}: the cost by the provider's cache rule (issue 15).
+    // cache_summary {prices}: the cost by the provider's cache rule.
     const { cost } = session.call('cache_summary', { prices: { input: 3, cached_input: 0.5, output: 15 } });
     const sum = (k) => usage.reduce((a, u) => a + (u[k] ?? 0), 0);
     const [input, cached, writes, output] = ['input_tokens', 'cached_tokens', 'cache_creation_tokens', 'output_tokens'].map(sum);

@@ -126,7 +126,7 @@ test('the generated ErrorCode list is exported and complete', () => {
   assert.equal(isErrorCode('NotFound'), false);
 });
 
-// ARCHITECTURE §6: large bytes cross beside the envelope, never escaped into it.
+// Large bytes cross beside the envelope as attachments, never escaped into it.
 test('request bodies are bytes with a lazy text; large inputs go in as bytes', async () => {
   const { createMemoryFileSystem } = await import('agentctx');
   const engine = await createEngine();
@@ -158,7 +158,7 @@ test('request bodies are bytes with a lazy text; large inputs go in as bytes', a
   engine.dispose();
 });
 
-// Issue 12: the vertical slice's config.echo is not part of the public types (still callable).
+// The early config.echo is not part of the public types (still callable).
 test('Regression: config.echo is not in the public types', () => {
   const dts = readFileSync(new URL('../dist/types.d.ts', import.meta.url), 'utf8');
   assert.ok(dts.includes("'mock.respond'"), 'the engine methods are declared there');

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// JS FileSystems: createMemoryFileSystem (SPEC §3 vectors), createNodeFileSystem (Node only,
+// JS FileSystems: createMemoryFileSystem (the error-code vectors), createNodeFileSystem (Node only,
 // not a sandbox), and how sessions accept or refuse FileSystem objects.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -62,7 +62,7 @@ test('Regression Issue17 memory FileSystem stat of a missing path is not quadrat
   assert.equal(fs.stat(`${dir}/new/deeper/a`).size, 1);
 });
 
-test('memory FileSystem: stat, read, list and the SPEC §3 error vectors', () => {
+test('memory FileSystem: stat, read, list and the FileSystem error vectors', () => {
   const fs = createMemoryFileSystem({ '/w/a.txt': 'héllo', '/w/sub/b.bin': new Uint8Array([0, 255]) });
   assert.equal(fs.sandboxed(), true);
   assert.deepEqual(fs.stat('/w/a.txt'), { ok: true, kind: 'file', size: 6, mtime_ms: 0 });

@@ -2,7 +2,7 @@
 // The session fixture corpus (tests/fixtures/sessions) replayed through the built package
 // (`import 'agentctx'`): an in-memory workspace from each script, the engine's `mock.respond`
 // as the model. Every output must equal the expected files the native and WASI gtest runs also
-// compare against, byte for byte (SPEC §2.7).
+// compare against, byte for byte.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 

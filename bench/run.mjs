@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
 // `npm run bench` (via scripts/bench.sh): every benchmark variant in one sitting, interleaved,
-// medians, and the report written by the run itself (issue 11, ARCHITECTURE §10).
+// medians, and the report written by the run itself (docs/BENCHMARKS.md).
 //   node bench/run.mjs [--native=BIN] [--rounds=5]   full run -> docs/BENCHMARKS.md + chart
 //   node bench/run.mjs --smoke [--native=BIN]        seconds: tiny sizes, one round, report to a
 //                                                    temp dir; checks sanity, never speed
@@ -9,7 +9,9 @@
 //  1. machine facts; wait for wasm/dist; build the ~10 MB rollout (smoke: 0.3 MB);
 //  2. R rounds; each runs, in an order rotated per round, one child process per task: the
 //     native binary (tool loop call/typed + memcpy at every size, resume, replay), the tool
-//     loop through Embind, WASI and the naive harness, resume and replay through Embind and WASI;
+//     loop through Embind, WASI and the naive harness, resume and replay through Embind and WASI,
+//     the grep tool natively and ripgrep beside it (bench/js/grep_bench.mjs: a generated 210 KB
+//     file and ~10 MB tree, smoke: a tenth of the file and a few small files);
 //  3. once: P1/P2 (deterministic), resident memory per variant (a child each), module sizes;
 //  4. sanity checks (every variant ran; same body bytes on native, Embind and WASI; shares in
 //     [0, 1]; the engine's cache_report equals the bytes); results JSON + report + chart.
@@ -26,6 +28,7 @@ import { checkResults } from './js/checks.mjs';
 import { renderReport } from './js/report.mjs';
 import { renderChart } from './js/chart.mjs';
 import { median } from './js/stats.mjs';
+import { grepProblems, prepareGrep, runNativeGrep, runRipgrep, sameAsRipgrep } from './js/grep_bench.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -140,6 +143,8 @@ try {
     log(`SKIP replay: ${results.replay.skipped}`);
   }
   results.replay.dir = smoke ? 'the generated rollout (smoke)' : '../shared/rollouts';
+  results.grep = prepareGrep(work, smoke);
+  log(`grep corpus: ${(results.grep.file_bytes / 1e3).toFixed(0)} KB file, ${(results.grep.tree_bytes / 1e6).toFixed(1)} MB tree; ripgrep: ${results.grep.rg ?? 'not installed'}`);
   const replayArgs = results.replay.skipped ? [] : [`--actx_replay=${replayFrom}`];
 
   // 2. Interleaved rounds.
@@ -184,6 +189,8 @@ try {
       }
       return seconds;
     }])),
+    ['native grep', () => runNativeGrep(nativeBin, results.grep, mode.minTime)],
+    ...(results.grep.rg ? [['ripgrep', () => runRipgrep(results.grep, mode.reps)]] : []),
   ];
   for (let round = 0; round < mode.rounds; ++round) {
     const order = tasks.map((_, i) => tasks[(i + round) % tasks.length]);
@@ -218,8 +225,13 @@ try {
   results.duration_s = (Date.now() - started) / 1000;
 
   // 4. Checks, results, report.
-  const problems = checkResults(results);
+  const problems = [...checkResults(results), ...grepProblems(results.grep, mode.rounds)];
   results.problems = problems;
+  for (const c of Object.values(results.grep.cases)) {
+    c.same_as_rg = sameAsRipgrep(c);
+    c.rg_count = c.rg_lines?.length;
+    delete c.rg_lines;
+  }
   mkdirSync(outDir, { recursive: true });
   const jsonOut = smoke ? join(outDir, 'results.json') : join(ROOT, 'bench/out/results.json');
   mkdirSync(dirname(jsonOut), { recursive: true });

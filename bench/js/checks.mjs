@@ -20,7 +20,7 @@ export function checkResults(r) {
       expect(p.body_bytes >= steps * 1024, `${variant} @${steps}: body of ${p.body_bytes} bytes is smaller than its ${steps} tool outputs`);
       bodies[variant] = p.body_bytes;
     }
-    // The same workload gives the same bytes on every target (SPEC §2.7).
+    // The same workload gives the same bytes on every target (native, Embind, WASI).
     const engine = ['native_call', 'native_typed', 'memcpy', 'embind', 'wasi'].map((v) => bodies[v]).filter((b) => b !== undefined);
     expect(new Set(engine).size <= 1, `@${steps}: body sizes differ across targets ${JSON.stringify(bodies)}`);
     if (bodies.naive && engine[0]) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The naive JS harness: the baseline every agentctx figure is a ratio against (issue 11,
-// ARCHITECTURE §10). It does what a straightforward harness does at every request:
+// The naive JS harness: the baseline every agentctx figure is a ratio against
+// (docs/BENCHMARKS.md). It does what a straightforward harness does at every request:
 //  1. re-renders the system prompt from scratch (base text, cwd, today's date, approval and
 //     sandbox, the AGENTS.md text read again through `readAgentsMd`);
 //  2. builds the tools array from an object of specs;

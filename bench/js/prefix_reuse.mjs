@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// P1/P2 (issue 11): byte-prefix reuse and simulated cached-token share over the 200-request
+// P1/P2: byte-prefix reuse and simulated cached-token share over the 200-request
 // script of scenario.mjs, agentctx vs the naive harness vs the theoretical maximum.
-//  - Prompt bytes P of a request (SPEC §9): J(instructions) ‖ J(tools) ‖ J(item₁) ‖ … of its
-//    body, recomputed here from the body bytes (canonical JSON re-serialises to the same bytes).
+//  - Prompt bytes P of a request, as the cache explainer sees it: J(instructions) ‖ J(tools) ‖
+//    J(item₁) ‖ … of its body, recomputed here from the body bytes (canonical JSON re-serialises
+//    to the same bytes).
 //  - shared_k = longest common byte prefix of P_{k−1} and P_k; the theoretical maximum reuses
 //    all of the previous prompt: max_k = min(|P_{k−1}|, |P_k|). P1 = Σ shared / Σ max, and the
 //    requests where shared < max (with the engine's cache_report reason for agentctx).
 //  - P2: every body goes to `mock.respond` of a separate engine per variant (its prompt-cache
-//    simulator, SPEC §14.3, at the request's simulated time); cached share = Σ cached_tokens /
+//    simulator, at the request's simulated time); cached share = Σ cached_tokens /
 //    Σ input_tokens of its response.completed usage; the maximum is Σ cacheable(max_k / 4).
 //  - Cross-check: agentctx's own cache_report (prompt_bytes, shared_prefix_bytes) must equal
 //    the figures recomputed here; mismatches are listed.
@@ -19,7 +20,7 @@ import { eventRequests, requestCount, runAgentctx, runNaive, scaledScenario } fr
 
 const decoder = new TextDecoder();
 
-/** SPEC §9 cacheable(t). */
+/** cacheable(t): 0 under 1024 tokens, else 1024 + 128·k (prompt/prompt_bytes.h's Cacheable). */
 export const cacheable = (t) => (t < 1024 ? 0 : 1024 + 128 * Math.floor((t - 1024) / 128));
 
 /** The prompt segments of a body: [J(instructions) or '', J(tools), J(item)…]. */

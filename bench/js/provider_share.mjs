@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// Cached share per provider (issue 15): the 200-request session of scenario.mjs run by agentctx
+// Cached share per provider: the 200-request session of scenario.mjs run by agentctx
 // once per provider (`responses`, `chat`, `anthropic`), every body answered for its cache figures
 // by the engine's mock model at that provider's endpoint (`mock.respond`; a fresh engine per
 // provider, each body at its simulated time):
-//  - responses: the OpenAI-rule simulator (SPEC §14.3) over the Responses prompt;
+//  - responses: the OpenAI-rule simulator (exact prefix, 1024 + 128·k tokens) over the
+//    Responses prompt;
 //  - chat: the same exact-prefix rule over the Chat prompt (tools ‖ messages);
 //  - anthropic: the breakpoint simulator (cache_control marks, 20-block lookback, model minimum);
 //    its input cost counts cache writes at 1.25× and reads at 0.1× the input price.

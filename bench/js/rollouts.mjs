@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// Rollout benchmarks (issue 11), one JSON object on stdout per invocation:
+// Rollout benchmarks, one JSON object on stdout per invocation:
 //   build  --out=FILE [--mb=10]      runs the tool loop (8 KB tool outputs) through the package
 //                                    and writes its persist lines until the rollout reaches
 //                                    `mb` MB -> {bytes, steps, lines}
@@ -10,7 +10,7 @@
 //                                    -> {resume_ms[], first_body_ms[], bytes, body_bytes}
 //                                    (rep 0 is the process's first: cold)
 //   replay --variant=embind|wasi --dir=DIR [--reps=3]
-//                                    rollout.inspect (SPEC §13.4) of each *.jsonl in DIR
+//                                    rollout.inspect (the replay) of each *.jsonl in DIR
 //                                    -> {files: [{name, bytes, ms[], requests, prompt_bytes}]}
 //                                    (one warm-up call first), or
 //                                    {skipped: reason} when DIR is absent

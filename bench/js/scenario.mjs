@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The 200-request scripted session of P1/P2 (issue 11, ARCHITECTURE §10) and its two drivers:
+// The 200-request scripted session of P1/P2 (docs/BENCHMARKS.md) and its two drivers:
 // agentctx (the package, Embind in Node) and the naive harness, fed the same canned model
 // answers and tool outputs. The script: 10 turns of tool steps (1 KB outputs) with a cd, an
 // approval change, an AGENTS.md edit mid-turn in `probe` mode, a tool-list change under `apply`,
@@ -83,7 +83,7 @@ const encoder = new TextEncoder();
 
 /**
  * agentctx through the package (Embind): every request's body, purpose and cache_report.
- * `options.config` is merged into the script's config (e.g. `{provider: 'chat'}`, issue 15) and
+ * `options.config` is merged into the script's config (e.g. `{provider: 'chat'}`) and
  * `options.adaptSse` turns each canned Responses answer into that provider's stream.
  */
 export async function runAgentctx(onRequest, s = SCENARIO, options = {}) {

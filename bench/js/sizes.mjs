@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Module sizes (issue 11): raw and gzip (zlib's default level, as scripts/assemble_package.mjs
+// Module sizes: raw and gzip (zlib's default level, as scripts/assemble_package.mjs
 // measures its budget) of the Embind module (agentctx.wasm + agentctx.mjs) and the WASI
 // reactor; the section split of each .wasm (code vs data vs the rest); and, as a hint of what
 // pulls weight, the pre-link object sizes of the wasm build per core module (build/wasm, when

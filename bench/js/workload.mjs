@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The tool-loop workload of the JS benchmarks (issue 11), byte for byte the twin of
+// The tool-loop workload of the JS benchmarks, byte for byte the twin of
 // bench/native/tool_loop.cc (change both or neither): config, submit text, per-step SSE, 1 KB
 // tool outputs, clocks and the timed window. Also the transports every variant runs on:
 //  - openEmbindSession(): the npm package (Embind in Node) on a memory FileSystem;

@@ -52,6 +52,8 @@ int main(int argc, char** argv) {
       options.replay = Split(v);
     } else if (Flag(argv[i], "--actx_repetitions", &v)) {
       options.repetitions = std::atoi(v.c_str());
+    } else if (Flag(argv[i], "--actx_grep_cases", &v)) {
+      options.grep_cases = v;
     } else if (Flag(argv[i], "--actx_min_time", &v)) {
       options.min_time = std::strtod(v.c_str(), nullptr);
     } else {
@@ -60,6 +62,7 @@ int main(int argc, char** argv) {
   }
   agentctx::bench::RegisterToolLoopBenchmarks(options);
   agentctx::bench::RegisterRolloutBenchmarks(options);
+  agentctx::bench::RegisterGrepBenchmarks(options);
   int rest_argc = static_cast<int>(rest.size());
   benchmark::Initialize(&rest_argc, rest.data());
   if (benchmark::ReportUnrecognizedArguments(rest_argc, rest.data())) return 1;

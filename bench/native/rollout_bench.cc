@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Native rollout benchmarks (issue 11): `resume` = session.resume from a rollout file (the
-// ~10 MB rollout bench/run.mjs builds from the tool-loop workload), through Engine::Call with
-// the rollout as input attachment 0; `replay/<file>` = rollout.inspect (SPEC §13.4) of each real
-// rollout. Both report bytes_per_second (the rollout's size per call).
+// Native rollout benchmarks: `resume` = session.resume from a rollout file (the ~10 MB rollout
+// bench/run.mjs builds from the tool-loop workload), through Engine::Call with the rollout as input
+// attachment 0; `replay/<file>` = rollout.inspect (docs/replay.md) of each real rollout. Both
+// report bytes_per_second (the rollout's size per call).
 #include <benchmark/benchmark.h>
 #include <dirent.h>
 

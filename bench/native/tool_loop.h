@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The tool-loop workload of the benchmarks (issue 11, ARCHITECTURE §10) and two drivers of it.
+// The tool-loop workload of the benchmarks (docs/BENCHMARKS.md) and two drivers of it.
 // The workload mirrors bench/js/workload.mjs byte for byte (the smoke run checks that native and
 // Embind bodies have the same size at the same step count):
 //  1. session.start with WorkloadConfig() on a MemoryFileSystem holding /workspace/README.md;

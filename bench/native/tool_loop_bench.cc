@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Native tool-loop benchmarks (issue 11): the per-step cost at N steps of history, through
+// Native tool-loop benchmarks: the per-step cost at N steps of history, through
 // Engine::Call (`tool_loop/call`, the body in hand as the attachment view) and through the typed
 // Session API (`tool_loop/typed`); a memcpy of a body of the same size (`memcpy_body`, the slope
 // reference); and the memory one session holds at N steps (`session_memory`).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Fuzz target: the AGENTS.md loader (SPEC §4, §5) over a MemoryFileSystem built from the input.
+// Fuzz target: the AGENTS.md loader and its cache over a MemoryFileSystem built from the input.
 // Input: a tree script, one command per line (unknown lines are ignored; tokens are separated
 // by single spaces, so paths hold no spaces):
 //   env <id> <cwd> [host] [starting]   an environment (the first is primary); none -> /repo

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Shared helpers of the fuzz targets (tests/fuzz/*_fuzz.cc, ARCHITECTURE §9). Each target defines
+// Shared helpers of the fuzz targets (tests/fuzz/*_fuzz.cc, README.md). Each target defines
 // LLVMFuzzerTestOneInput; under the `fuzz` preset libFuzzer drives it, and every other native
 // build links it with replay_main.cc, which feeds it each seed file (a plain ctest).
 // ACTX_FUZZ_CHECK states a property of the code under test: on failure it prints the condition

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Fuzz target: RFC 7386 merge patch (protocol/merge_patch.h) on parsed inputs.
 // The input is JSON; a top-level array is read as a sequence of states (like world-state
-// snapshots), anything else as one state. Each state has its nulls stripped (snapshots are,
-// SPEC §6.2). For each consecutive pair (prev, cur) and each state against itself:
+// snapshots), anything else as one state. Each state has its nulls stripped (snapshots hold
+// no nulls). For each consecutive pair (prev, cur) and each state against itself:
 //  - diff(x, x) is the empty patch;
 //  - apply(prev, diff(prev, cur)) == cur, also after the patch is persisted (ToSortedJson) and
-//    parsed back, as resume does (SPEC §6.4, §13.3), except for equal non-objects, whose
+//    parsed back, as resume does, except for equal non-objects, whose
 //    diff is `{}` "no change" (snapshots are objects);
 //  - apply of an arbitrary (unstripped) pair never crashes.
 #include <string>

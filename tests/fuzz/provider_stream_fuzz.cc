@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Fuzz target: the provider stream adapters (issue 15; protocol/chat_stream.h,
+// Fuzz target: the provider stream adapters (protocol/chat_stream.h,
 // protocol/anthropic_stream.h) behind the SSE parser, on arbitrary streams. The first byte picks
 // the adapter (even: Chat Completions, odd: Anthropic Messages); the rest is the stream.
 // Properties: no abort; whole and byte-by-byte feeding give the same Responses events; at most

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Seed-corpus replay: the main() linked with each fuzz target in ordinary native builds, so the
-// targets keep compiling and their seeds keep passing without libFuzzer (ARCHITECTURE §9).
+// targets keep compiling and their seeds keep passing without libFuzzer.
 // Usage: <target>_fuzz_replay <file-or-dir>... ; every regular file of a directory (sorted by
 // name) is fed once to LLVMFuzzerTestOneInput. Fails when no input was found (a lost corpus).
 #include <dirent.h>

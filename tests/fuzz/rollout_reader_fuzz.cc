@@ -5,7 +5,7 @@
 // kRolloutCorrupt naming a line, else every record is an object with increasing line numbers
 // and at most one warning (the torn last line); every recorded item's bytes are ToJson of its
 // JSON, with and without a compaction rebuilder; the replay report succeeds exactly when the
-// reader does, and its causes add up to the uncached input (issue 13). (BuildResumeState(text)
+// reader does, and its causes add up to the uncached input. (BuildResumeState(text)
 // is ParseRollout then BuildResumeState(parsed): comparing the two only re-ran the parse, a
 // third of each execution, so it is not done.)
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Fuzz target: a Session fed fuzzed deliveries (issue 17). The input is a program of ops, each
+// Fuzz target: a Session fed fuzzed deliveries. The input is a program of ops, each
 // one byte (op % 12) then, for ops with a payload, a 2-byte little-endian length and that many
 // bytes (cut at the end of the input):
 //   0 submit(payload)                    6 tick (+payload[0] seconds)
@@ -10,7 +10,7 @@
 //   5 interrupt                         11 read-only queries (history, prompt_preview, stats)
 // Deliveries go to the newest model request / tool call (an unknown id is a clear error).
 // Properties: every call answers one envelope ({"v":1,"ok":true,…} or ok:false with a string
-// error code); the persisted rollout always parses and resumes (SPEC §13.3), whatever the
+// error code); the persisted rollout always parses and resumes, whatever the
 // deliveries were; a resume of arbitrary bytes fails only with rollout_corrupt or
 // invalid_input.
 #include <cstdint>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Built-in tool set and dispatch (SPEC §11); see builtin_tools.h.
+// Built-in tool set and dispatch (docs/tools.md); see builtin_tools.h.
 #include "tools/builtin_tools.h"
 
 #include "tools/apply_patch.h"

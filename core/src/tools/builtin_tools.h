@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The built-in tools as a set (SPEC §7.1, §11): names and spec bytes in their fixed order
-// (`read_file`, `list_dir`, `write_file`, then ours: `edit_file`, `apply_patch`, `grep`,
-// `glob`), and dispatch of a call to the right tool. `write_file`, `edit_file` and
-// `apply_patch` mutate and obey the sandbox write policy (sandbox_policy.h).
+// The built-in tools as a set (docs/tools.md): names and canonical spec bytes (compact JSON,
+// sorted keys) in their fixed order (`read_file`, `list_dir`, `write_file`, then ours:
+// `edit_file`, `apply_patch`, `grep`, `glob`), and dispatch of a call to the right tool.
+// `write_file`, `edit_file` and `apply_patch` mutate and obey the sandbox write policy
+// (sandbox_policy.h).
 // Tools are pure apart from calls on ctx.fs; every failure is an output text, never an error.
 // The caller (session) applies output truncation (output_truncation.h) on record.
 #pragma once
@@ -30,7 +31,7 @@ std::array<std::string_view, kBuiltinToolCount> BuiltinToolSpecsJson();
 std::string RunBuiltinTool(const ToolContext& ctx, std::string_view name,
                            std::string_view arguments);
 
-/// `unsupported call: <name>` (unknown names and custom tool calls, SPEC §11).
+/// `unsupported call: <name>`: the output for unknown names and custom tool calls.
 std::string UnsupportedCallOutput(std::string_view name);
 
 }  // namespace agentctx

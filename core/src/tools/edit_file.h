@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Built-in tool `edit_file` (ours): exact text replacement in one file.
 // Algorithm: 1. parse {path, old_string, new_string, replace_all? (default false)};
-// 2. resolve against the primary cwd (lexical, SPEC §3); 3. the sandbox write policy may refuse
+// 2. resolve against the primary cwd (lexically); 3. the sandbox write policy may refuse
 // (`edit_file refused: …`, nothing is read); 4. read the whole file (at most kEditFileMaxBytes);
 // 5. count non-overlapping occurrences of old_string; when there are none and the file uses
 // CRLF line endings while old_string has bare LFs, retry with old/new_string converted to CRLF;

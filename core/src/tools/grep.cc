@@ -2,6 +2,8 @@
 // Built-in tool `grep` (ours); see grep.h.
 #include "tools/grep.h"
 
+#include <algorithm>
+#include <cstring>
 #include <optional>
 
 #include "support/paths.h"
@@ -20,8 +22,39 @@ constexpr std::string_view kSpec =
 
 std::string Failed(std::string_view why) { return "grep failed: " + std::string(why); }
 
+// IsValidUtf8 with an ASCII fast path (8 bytes at a time): most files are valid, and then
+// need no lossy copy.
+bool ValidUtf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::uint64_t word = 0;
+    if (i + 8 <= s.size()) {
+      std::memcpy(&word, s.data() + i, 8);
+      if ((word & 0x8080808080808080ull) == 0) {
+        i += 8;
+        continue;
+      }
+    }
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t n = Utf8SequenceLength(s, i, nullptr);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+// "150 million" or "1234".
+std::string StepCount(std::uint64_t n) {
+  if (n >= 1000000 && n % 1000000 == 0) return std::to_string(n / 1000000) + " million";
+  return std::to_string(n);
+}
+
 struct Search {
   FileSystem* fs = nullptr;
+  std::uint64_t max_steps = 0;
   RegexSearcher* searcher = nullptr;
   std::string out;
   std::size_t matches = 0;
@@ -50,16 +83,26 @@ struct Search {
       ++binary;
       return true;
     }
-    const std::string text = LossyUtf8(*raw);
-    std::size_t number = 0;
-    for (std::size_t start = 0; start < text.size();) {
-      std::size_t end = text.find('\n', start);
-      if (end == std::string::npos) end = text.size();
-      std::string_view line(text.data() + start, end - start);
-      ++number;
-      start = end + 1;
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (!searcher->Search(line)) continue;
+    const std::string text = ValidUtf8(*raw) ? std::move(raw).value() : LossyUtf8(*raw);
+    std::size_t number = 0;   // LFs before `counted`
+    std::size_t counted = 0;  // a line start
+    RegexSearcher::Line found;
+    for (std::size_t from = 0;;) {
+      const RegexOutcome outcome = searcher->NextLine(text, from, &found);
+      if (outcome == RegexOutcome::kNoMatch) break;
+      if (outcome == RegexOutcome::kOutOfBudget) {
+        stop = "[stopped after " + StepCount(max_steps) + " regex steps in " +
+               std::to_string(files) +
+               " files (the work budget of one search); narrow the pattern, path or include]";
+        return false;
+      }
+      number += static_cast<std::size_t>(
+          std::count(text.begin() + static_cast<std::ptrdiff_t>(counted),
+                     text.begin() + static_cast<std::ptrdiff_t>(found.start), '\n'));
+      counted = found.start;
+      const std::size_t lf = text.find('\n', found.end);
+      from = lf == std::string::npos ? text.size() : lf + 1;
+      std::string_view line(text.data() + found.start, found.end - found.start);
       if (matches == kGrepMaxMatches || out.size() >= kGrepMaxOutputBytes) {
         stop = "[stopped after " + std::to_string(matches) +
                " matches; narrow the pattern, path or include to see the rest]";
@@ -71,7 +114,9 @@ struct Search {
       }
       if (!out.empty()) out.push_back('\n');
       out += path;
-      out += ":" + std::to_string(number) + ": ";
+      out.push_back(':');
+      out += std::to_string(number + 1);
+      out += ": ";
       out.append(line);
     }
     return true;
@@ -83,6 +128,11 @@ struct Search {
 std::string_view GrepSpecJson() { return kSpec; }
 
 std::string RunGrep(const ToolContext& ctx, std::string_view arguments) {
+  return RunGrepWithBudget(ctx, arguments, kGrepMaxSteps);
+}
+
+std::string RunGrepWithBudget(const ToolContext& ctx, std::string_view arguments,
+                              std::uint64_t max_steps) {
   Result<JsonValue> args = ParseToolArguments(arguments);
   if (!args.has_value()) return ArgumentErrorOutput(args.error());
   Result<std::string> pattern = RequiredStringArg(*args, "pattern");
@@ -110,8 +160,11 @@ std::string RunGrep(const ToolContext& ctx, std::string_view arguments) {
     return Failed(std::string(ErrorCodeName(stat.error().code)) + ": " + *root);
   }
 
-  RegexSearcher searcher(*regex);
+  RegexSearchOptions options;
+  options.budget = max_steps;
+  RegexSearcher searcher(*regex, options);
   Search search;
+  search.max_steps = max_steps;
   search.fs = ctx.fs;
   search.searcher = &searcher;
   if (stat->kind == FileKind::kFile) {

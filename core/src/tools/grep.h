@@ -8,10 +8,12 @@
 // first, `.git` and `node_modules` skipped); 4. per file: read at most kGrepMaxFileBytes; a NUL
 // byte in the first kGrepBinaryProbeBytes makes it binary (skipped, counted); lossy UTF-8;
 // lines split on LF, a CR before LF dropped; 5. each matching line → `<path>:<n>: <text>`
-// (text cut to kGrepMaxLineBytes on a character boundary); 6. stop after kGrepMaxMatches
-// matches, kGrepMaxOutputBytes of output, kGrepMaxScanBytes read or kGrepMaxEntries entries,
-// saying so in a last `[…]` line; 7. no match → `No matches for <pattern> in <path>`; skipped
-// binary/unreadable files are reported in a final `(…)` line.
+// (text cut to kGrepMaxLineBytes on a character boundary); lines are found by
+// RegexSearcher::NextLine, which skips lines without a required literal; 6. stop after
+// kGrepMaxMatches matches, kGrepMaxOutputBytes of output, kGrepMaxScanBytes read,
+// kGrepMaxEntries entries or kGrepMaxSteps regex steps, saying so in a last `[…]` line; 7. no match
+// → `No matches for <pattern> in <path>`; skipped binary/unreadable files are reported in a final
+// `(…)` line.
 #pragma once
 
 #include <cstddef>
@@ -30,11 +32,17 @@ inline constexpr std::uint64_t kGrepMaxFileBytes = 1024 * 1024;
 inline constexpr std::uint64_t kGrepMaxScanBytes = 32 * 1024 * 1024;
 inline constexpr std::size_t kGrepMaxEntries = 20000;
 inline constexpr std::size_t kGrepBinaryProbeBytes = 8192;
+/// The work budget of one call, in regex steps (RegexSearcher::steps()): a bound on time that
+/// reads no clock. Searching 32 MiB with the DFA takes about 33 million.
+inline constexpr std::uint64_t kGrepMaxSteps = 150'000'000;
 
 /// The exact tool spec bytes.
 std::string_view GrepSpecJson();
 
 /// Runs `grep` with the raw JSON `arguments`; returns the output text.
 std::string RunGrep(const ToolContext& ctx, std::string_view arguments);
+/// RunGrep with a work budget of `max_steps` instead of kGrepMaxSteps (tests).
+std::string RunGrepWithBudget(const ToolContext& ctx, std::string_view arguments,
+                              std::uint64_t max_steps);
 
 }  // namespace agentctx

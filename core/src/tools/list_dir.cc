@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Built-in tool `list_dir` (SPEC §11); see list_dir.h.
+// Built-in tool `list_dir` (docs/tools.md); see list_dir.h.
 #include "tools/list_dir.h"
 
 #include <algorithm>

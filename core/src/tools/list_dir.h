@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Built-in tool `list_dir` (SPEC §11): a depth-limited directory listing.
+// Built-in tool `list_dir` (docs/tools.md): a depth-limited directory listing.
 // Algorithm: 1. parse {path, depth? in 1..3 (default 1)}; 2. resolve against the primary cwd;
 // 3. list the directory (a failure → `list_dir failed: <code>: <path>`); 4. output
 // `Absolute path: <path>`, then entries depth-first, sorted by name bytes, two spaces of
@@ -19,7 +19,7 @@ namespace agentctx {
 inline constexpr std::size_t kListDirMaxEntries = 500;
 inline constexpr std::int64_t kListDirMaxDepth = 3;
 
-/// The exact tool spec bytes (SPEC §11).
+/// The exact tool spec bytes (fixed, advertised in every request).
 std::string_view ListDirSpecJson();
 
 /// Runs `list_dir` with the raw JSON `arguments`; returns the output text.

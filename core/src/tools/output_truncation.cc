@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tool output truncation (SPEC §11); see output_truncation.h.
+// Tool output truncation; see output_truncation.h.
 #include "tools/output_truncation.h"
 
 #include <utility>

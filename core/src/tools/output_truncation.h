@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tool output truncation, applied on record to every tool output (SPEC §11).
+// Tool output truncation, applied on record to every tool output.
 // Invariants: budget = ceil(limit × 1.2) bytes (bytes mode) or ceil(limit × 1.2) tokens =
 // ×4 bytes (tokens mode), in integer arithmetic and saturating; text within budget is
 // unchanged; longer text is middle-cut by TruncateMiddle (support/truncate.h).
@@ -18,7 +18,7 @@
 
 namespace agentctx {
 
-/// `model.truncation` (SPEC §2.2), default `{"mode":"bytes","limit":10000}`.
+/// `model.truncation` (docs/config.md), default `{"mode":"bytes","limit":10000}`.
 struct TruncationPolicy {
   TruncationMode mode = TruncationMode::kBytes;
   std::uint64_t limit = 10000;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Built-in tool `read_file` (SPEC §11); see read_file.h.
+// Built-in tool `read_file` (docs/tools.md); see read_file.h.
 #include "tools/read_file.h"
 
 #include <vector>

@@ -3,25 +3,21 @@
 // Algorithm: 1. regex_parser.h builds an AST of literals, classes, assertions, concatenations,
 // alternations and repetitions (nesting bounded); 2. the AST is emitted as a Pike-VM
 // program (Split/Jmp for alternation and repetition; counted repetition is unrolled, bounded by
-// kRegexMaxInstructions); 3. RegexSearcher runs all threads in lock step over the text's code
-// points, adding a fresh thread at every position (an unanchored search), and stops at the first
-// reachable kMatch. A thread is added to a list at most once per position, so empty loops end.
+// kRegexMaxInstructions and kRegexMaxPositions); 3. the alphabet, the literals and their scanner
+// are derived once; 4. RegexSearcher tries, per line: the scanner (skip the line, or answer when
+// it is exact), the lazy DFA, and the Pike VM when the DFA has given up.
 #include "tools/regex.h"
 
 #include <algorithm>
 #include <string>
 
+#include "tools/regex_dfa.h"
+#include "tools/regex_literals.h"
 #include "tools/regex_parser.h"
+#include "tools/regex_pike.h"
 
 namespace agentctx {
 namespace {
-
-constexpr std::uint32_t kNoChar = UINT32_MAX;  // before the first / after the last character
-
-bool IsWordChar(std::uint32_t c) {
-  return c != kNoChar &&
-         ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_');
-}
 
 void AppendUtf8(std::string* out, std::uint32_t c) {
   if (c < 0x80) {
@@ -41,7 +37,7 @@ void AppendUtf8(std::string* out, std::uint32_t c) {
   }
 }
 
-// What one escape sequence denotes.
+// Emits the Pike-VM program of an AST.
 class Emitter {
  public:
   explicit Emitter(const std::vector<RegexNode>& nodes) : nodes_(nodes) {}
@@ -132,6 +128,27 @@ class Emitter {
   const std::vector<RegexNode>& nodes_;
 };
 
+// True when instruction 0 reaches kMatch through Split and Jmp alone: the empty string matches
+// at every position whatever surrounds it.
+bool MatchesEmptyAnywhere(const std::vector<RegexInst>& program) {
+  std::vector<bool> seen(program.size(), false);
+  std::vector<std::uint32_t> stack = {0};
+  while (!stack.empty()) {
+    std::uint32_t pc = stack.back();
+    stack.pop_back();
+    if (seen[pc]) continue;
+    seen[pc] = true;
+    const RegexInst& inst = program[pc];
+    if (inst.op == RegexInst::Op::kMatch) return true;
+    if (inst.op == RegexInst::Op::kJmp) stack.push_back(inst.a);
+    if (inst.op == RegexInst::Op::kSplit) {
+      stack.push_back(inst.a);
+      stack.push_back(inst.b);
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 bool RegexClass::Contains(std::uint32_t c) const {
@@ -152,10 +169,36 @@ Result<Regex> Regex::Compile(std::string_view pattern) {
   if (emitter.program.size() > kRegexMaxInstructions + 1) {
     return Fail(ErrorCode::kInvalidInput, "the pattern is too large");
   }
+  std::size_t positions = 0;
+  bool word_boundaries = false;
+  for (const RegexInst& inst : emitter.program) {
+    const RegexInst::Op op = inst.op;
+    if (op == RegexInst::Op::kChar || op == RegexInst::Op::kClass || op == RegexInst::Op::kAny) {
+      ++positions;
+    }
+    if (op == RegexInst::Op::kAssert &&
+        (inst.a == kRegexWordBoundary || inst.a == kRegexNotWordBoundary)) {
+      word_boundaries = true;
+    }
+  }
+  if (positions > kRegexMaxPositions) {
+    // Each position of an expanded repetition is work for every character searched.
+    return Fail(ErrorCode::kInvalidInput,
+                "the pattern is too costly to search: its repetitions expand to " +
+                    std::to_string(positions) + " character positions (at most " +
+                    std::to_string(kRegexMaxPositions) +
+                    "); lower the `{n,m}` counts, or use `*` or `+` where any length will do");
+  }
+  const RegexLiteralSet literals = ExtractLiterals(ast);
+
   Regex regex;
   regex.program_ = std::move(emitter.program);
   regex.classes_ = std::move(ast.classes);
-  // A pattern made only of case-sensitive literals is searched with find().
+  regex.uses_word_boundaries_ = word_boundaries;
+  regex.alphabet_ = RegexAlphabet::Build(regex.program_, regex.classes_, word_boundaries);
+  regex.matches_everything_ = literals.matches_everything || MatchesEmptyAnywhere(regex.program_);
+  if (!regex.matches_everything_) regex.prefilter_ = RegexPrefilter::Build(literals);
+  // A pattern made only of case-sensitive literals.
   bool literal = true;
   for (const RegexInst& inst : regex.program_) {
     if (inst.op == RegexInst::Op::kChar) {
@@ -170,96 +213,75 @@ Result<Regex> Regex::Compile(std::string_view pattern) {
   return regex;
 }
 
-RegexSearcher::RegexSearcher(const Regex& regex) : regex_(&regex) {
-  const std::size_t n = regex.program().size();
-  current_.reserve(n);
-  next_.reserve(n);
-  mark_.assign(n, 0);
-  stack_.reserve(n);
-}
+RegexSearcher::RegexSearcher(const Regex& regex, RegexSearchOptions options)
+    : regex_(&regex),
+      options_(options),
+      dfa_(options.engine == RegexSearchOptions::Engine::kAuto
+               ? std::make_unique<RegexDfa>(regex, options.dfa_cache_bytes)
+               : nullptr),
+      pike_(std::make_unique<RegexPikeVm>(regex)) {}
 
-bool RegexSearcher::Add(std::vector<std::uint32_t>* list, std::uint32_t pc, std::uint32_t prev,
-                        std::uint32_t next, bool at_start, bool at_end) {
-  const std::vector<RegexInst>& program = regex_->program();
-  stack_.clear();
-  stack_.push_back(pc);
-  while (!stack_.empty()) {
-    std::uint32_t at = stack_.back();
-    stack_.pop_back();
-    if (mark_[at] == generation_) continue;
-    mark_[at] = generation_;
-    const RegexInst& inst = program[at];
-    switch (inst.op) {
-      case RegexInst::Op::kMatch:
-        return true;
-      case RegexInst::Op::kJmp:
-        stack_.push_back(inst.a);
-        break;
-      case RegexInst::Op::kSplit:
-        stack_.push_back(inst.b);
-        stack_.push_back(inst.a);
-        break;
-      case RegexInst::Op::kAssert: {
-        bool holds = false;
-        switch (inst.a) {
-          case kRegexBegin:
-            holds = at_start;
-            break;
-          case kRegexEnd:
-            holds = at_end;
-            break;
-          case kRegexWordBoundary:
-            holds = IsWordChar(prev) != IsWordChar(next);
-            break;
-          default:
-            holds = IsWordChar(prev) == IsWordChar(next);
-            break;
-        }
-        if (holds) stack_.push_back(at + 1);
-        break;
-      }
-      default:
-        list->push_back(at);
+RegexSearcher::~RegexSearcher() = default;
+
+bool RegexSearcher::dfa_gave_up() const { return dfa_ != nullptr && dfa_->gave_up(); }
+
+RegexOutcome RegexSearcher::Automaton(std::string_view text) {
+  if (steps_ > options_.budget) return RegexOutcome::kOutOfBudget;
+  if (dfa_ != nullptr && !dfa_->gave_up()) {
+    switch (dfa_->Search(text, &steps_, options_.budget)) {
+      case RegexDfa::Outcome::kMatch:
+        return RegexOutcome::kMatch;
+      case RegexDfa::Outcome::kNoMatch:
+        return RegexOutcome::kNoMatch;
+      case RegexDfa::Outcome::kOutOfBudget:
+        return RegexOutcome::kOutOfBudget;
+      case RegexDfa::Outcome::kGaveUp:
         break;
     }
   }
-  return false;
+  return pike_->Search(text, &steps_, options_.budget);
 }
 
-bool RegexSearcher::Search(std::string_view text) {
-  if (const std::string* literal = regex_->literal()) {
-    return text.find(*literal) != std::string_view::npos;
-  }
-  const std::vector<RegexInst>& program = regex_->program();
-  current_.clear();
-  ++generation_;
-  std::uint32_t prev = kNoChar;
-  std::size_t pos = 0;
-  std::size_t len = 0;
-  std::uint32_t c = pos < text.size() ? RegexDecodeAt(text, pos, &len) : kNoChar;
-  for (;;) {
-    const bool at_end = pos >= text.size();
-    if (Add(&current_, 0, prev, c, pos == 0, at_end)) return true;
-    if (at_end) return false;
-    const std::size_t next_pos = pos + len;
-    std::size_t next_len = 0;
-    const std::uint32_t after =
-        next_pos < text.size() ? RegexDecodeAt(text, next_pos, &next_len) : kNoChar;
-    ++generation_;
-    next_.clear();
-    for (std::uint32_t pc : current_) {
-      const RegexInst& inst = program[pc];
-      bool ok = inst.op == RegexInst::Op::kChar    ? c == inst.a
-                : inst.op == RegexInst::Op::kClass ? regex_->classes()[inst.a].Contains(c)
-                                                   : c != '\n';
-      if (ok && Add(&next_, pc + 1, c, after, false, next_pos >= text.size())) return true;
+RegexOutcome RegexSearcher::Find(std::string_view text) {
+  if (options_.use_prefilter) {
+    if (regex_->matches_everything()) return RegexOutcome::kMatch;
+    if (const RegexPrefilter* prefilter = regex_->prefilter()) {
+      if (prefilter->Find(text, 0) == std::string_view::npos) return RegexOutcome::kNoMatch;
+      if (prefilter->exact()) return RegexOutcome::kMatch;
     }
-    current_.swap(next_);
-    prev = c;
-    c = after;
-    pos = next_pos;
-    len = next_len;
   }
+  return Automaton(text);
+}
+
+RegexOutcome RegexSearcher::NextLine(std::string_view text, std::size_t from, Line* line) {
+  const bool everything = options_.use_prefilter && regex_->matches_everything();
+  const RegexPrefilter* prefilter =
+      options_.use_prefilter && !everything ? regex_->prefilter() : nullptr;
+  const bool exact = everything || (prefilter != nullptr && prefilter->exact());
+  std::size_t pos = from;
+  while (pos < text.size()) {
+    std::size_t start = pos;
+    if (prefilter != nullptr) {
+      // Lines before the one holding the next literal cannot match.
+      const std::size_t hit = prefilter->Find(text, pos);
+      if (hit == std::string_view::npos) return RegexOutcome::kNoMatch;
+      start = hit;
+      while (start > pos && text[start - 1] != '\n') --start;
+    }
+    std::size_t lf = text.find('\n', start);
+    if (lf == std::string_view::npos) lf = text.size();
+    std::size_t end = lf;
+    if (end > start && text[end - 1] == '\r') --end;
+    const RegexOutcome outcome =
+        exact ? RegexOutcome::kMatch : Automaton(text.substr(start, end - start));
+    if (outcome == RegexOutcome::kMatch) {
+      *line = Line{start, end};
+      return outcome;
+    }
+    if (outcome == RegexOutcome::kOutOfBudget) return outcome;
+    pos = lf + 1;
+  }
+  return RegexOutcome::kNoMatch;
 }
 
 }  // namespace agentctx

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "support/utf8.h"
+#include "tools/regex.h"
 
 namespace agentctx {
 namespace {

@@ -13,17 +13,9 @@
 #include <vector>
 
 #include "agentctx/result.h"
-#include "tools/regex.h"
+#include "tools/regex_program.h"
 
 namespace agentctx {
-
-/// Zero-width assertions (RegexInst::kAssert operands).
-enum RegexAssert : std::uint32_t {
-  kRegexBegin,
-  kRegexEnd,
-  kRegexWordBoundary,
-  kRegexNotWordBoundary
-};
 
 /// Unbounded repetition (RegexNode::max).
 inline constexpr std::uint32_t kRegexInf = UINT32_MAX;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Sandbox write policy (SPEC §11); see sandbox_policy.h.
+// Sandbox write policy (docs/tools.md#sandbox); see sandbox_policy.h.
 #include "tools/sandbox_policy.h"
 
 #include <algorithm>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The sandbox write policy the core enforces for every mutating built-in tool (`write_file`,
-// `edit_file`, `apply_patch`) on every FileSystem (SPEC §3, §11); reads are never restricted by
-// policy (upstream modes only restrict writes).
+// `edit_file`, `apply_patch`) on every FileSystem (docs/tools.md#sandbox); reads are never
+// restricted by policy (upstream modes only restrict writes).
 // Rules: read-only → `<tool> refused: sandbox_mode is read-only`; workspace-write → the
 // path must equal or lie under (segment boundary) a writable root, roots = sorted,
-// de-duplicated {primary cwd} ∪ writable_roots (SPEC §7.4), else
+// de-duplicated {primary cwd} ∪ writable_roots, else
 // `<tool> refused: <path> is outside the writable roots`; danger-full-access → allowed.
 // A sandboxed FileSystem may still refuse on its own (its error is reported as a failure).
 #pragma once
@@ -24,7 +24,7 @@ struct SandboxPolicy {
   bool network_access = false;
 };
 
-/// Sorted (bytes), de-duplicated, normalised {primary_cwd} ∪ writable_roots (SPEC §7.4);
+/// Sorted (bytes), de-duplicated, normalised {primary_cwd} ∪ writable_roots;
 /// roots that are not absolute paths are skipped.
 std::vector<std::string> EffectiveWritableRoots(const SandboxPolicy& policy,
                                                 std::string_view primary_cwd);

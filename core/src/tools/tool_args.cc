@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Built-in tool argument parsing (SPEC §11); see tool_args.h.
+// Built-in tool argument parsing; see tool_args.h.
 #include "tools/tool_args.h"
 
 #include "protocol/json_codec.h"

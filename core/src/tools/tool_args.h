@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Argument parsing for built-in tools (SPEC §11): bad arguments produce the output
+// Argument parsing for built-in tools: bad arguments produce the output
 // `failed to parse function arguments: <detail>` (ours). Unknown fields are ignored and a
 // `null` optional field counts as absent (models in strict mode send nulls).
 #pragma once

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What a built-in tool runs against (SPEC §11): the primary environment's FileSystem and cwd,
+// What a built-in tool runs against: the primary environment's FileSystem and cwd,
 // and the sandbox write policy. Tools are pure apart from FileSystem calls.
 #pragma once
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Built-in tool `update_plan` (issue 16); see update_plan.h.
+// Built-in tool `update_plan`; see update_plan.h.
 #include "tools/update_plan.h"
 
 #include <utility>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Built-in tool `update_plan` (issue 16, ours; the shape of Codex's plan tool): the model
+// Built-in tool `update_plan` (ours; the shape of Codex's plan tool): the model
 // records its plan, which becomes part of the task frontier (protocol/task_frontier.h).
 // Advertised only when `task_frontier.enabled`; it touches no FileSystem.
 // Algorithm of ParseUpdatePlan: 1. parse {explanation?: string, plan: [{step, status}]};

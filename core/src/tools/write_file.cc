@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Built-in tool `write_file` (SPEC §11); see write_file.h.
+// Built-in tool `write_file` (docs/tools.md); see write_file.h.
 #include "tools/write_file.h"
 
 #include "support/paths.h"

@@ -14,14 +14,14 @@ namespace {
 
 using testing::RepoContext;
 
-// The fixed order: SPEC §11's three, then ours.
+// The fixed order: read_file, list_dir, write_file, then ours.
 TEST(BuiltinTools, FixedOrder) {
   EXPECT_EQ(kBuiltinToolNames, (std::array<std::string_view, kBuiltinToolCount>{
                                    "read_file", "list_dir", "write_file", "edit_file",
                                    "apply_patch", "grep", "glob"}));
 }
 
-// SPEC §11: exact spec bytes, fixed order.
+// Exact spec bytes, in the fixed order.
 TEST(BuiltinTools, ExactSpecBytes) {
   auto specs = BuiltinToolSpecsJson();
   EXPECT_EQ(
@@ -35,7 +35,7 @@ TEST(BuiltinTools, ExactSpecBytes) {
       R"({"type":"function","name":"write_file","description":"Writes a UTF-8 text file, replacing it if it exists.","strict":false,"parameters":{"additionalProperties":false,"properties":{"content":{"description":"The complete new file content.","type":"string"},"path":{"description":"Absolute path, or a path relative to the working directory.","type":"string"}},"required":["path","content"],"type":"object"}})");
 }
 
-// The spec bytes are canonical per SPEC §7.1: compact, parameters with sorted keys.
+// The spec bytes are canonical: compact, parameters with sorted keys.
 TEST(BuiltinTools, SpecsAreCanonical) {
   auto specs = BuiltinToolSpecsJson();
   for (std::size_t i = 0; i < specs.size(); ++i) {
@@ -72,7 +72,7 @@ TEST(BuiltinTools, NamesAndDispatch) {
   EXPECT_EQ(RunBuiltinTool(ctx, "apply_patch",
                            R"({"patch":"*** Begin Patch\n*** Delete File: b.txt\n*** End Patch"})"),
             "Applied patch:\nD /repo/b.txt");
-  // SPEC §11 vector: a call to an unknown name.
+  // A call to an unknown name.
   EXPECT_EQ(RunBuiltinTool(ctx, "nope", "{}"), "unsupported call: nope");
   EXPECT_EQ(UnsupportedCallOutput("shell"), "unsupported call: shell");
 }

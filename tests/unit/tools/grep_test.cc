@@ -109,5 +109,53 @@ TEST_F(GrepTest, CaseInsensitiveAndUnicodeLines) {
             "/repo/u.txt:2: bad \xEF\xBF\xBD byte");
 }
 
+TEST_F(GrepTest, LiteralScannerAndDfaKeepLinesAndNumbers) {
+  ASSERT_TRUE(fs_.AddFile("/repo/mix.txt",
+                          "alpha\r\nbeta needle\r\n\r\nNEEDLE gamma\nneedle\r\nlast needle")
+                  .has_value());
+  // One literal (memchr), folded literal (Aho-Corasick), a regex behind a literal, a DFA alone.
+  EXPECT_EQ(Run(R"({"pattern":"needle","path":"mix.txt"})"),
+            "/repo/mix.txt:2: beta needle\n/repo/mix.txt:5: needle\n/repo/mix.txt:6: last needle");
+  EXPECT_EQ(Run(R"({"pattern":"(?i)needle$","path":"mix.txt"})"),
+            "/repo/mix.txt:2: beta needle\n/repo/mix.txt:5: needle\n/repo/mix.txt:6: last needle");
+  EXPECT_EQ(Run(R"({"pattern":"(?i)^needle","path":"mix.txt"})"),
+            "/repo/mix.txt:4: NEEDLE gamma\n/repo/mix.txt:5: needle");
+  EXPECT_EQ(Run(R"({"pattern":"^$","path":"mix.txt"})"), "/repo/mix.txt:3: ");
+  EXPECT_EQ(Run(R"({"pattern":"a\\b|ta n","path":"mix.txt"})"),
+            "/repo/mix.txt:1: alpha\n/repo/mix.txt:2: beta needle\n/repo/mix.txt:4: NEEDLE gamma");
+  EXPECT_EQ(Run(R"({"pattern":"a?","path":"mix.txt"})"),
+            "/repo/mix.txt:1: alpha\n/repo/mix.txt:2: beta needle\n/repo/mix.txt:3: \n"
+            "/repo/mix.txt:4: NEEDLE gamma\n/repo/mix.txt:5: needle\n/repo/mix.txt:6: last needle");
+}
+
+TEST_F(GrepTest, PatternsTooCostlyAreRefusedUpFront) {
+  EXPECT_EQ(Run(R"({"pattern":"(\\w{1000}\\s){5}"})"),
+            "grep failed: invalid regular expression: the pattern is too costly to search: its "
+            "repetitions expand to 5005 character positions (at most 4096); lower the `{n,m}` "
+            "counts, or use `*` or `+` where any length will do");
+}
+
+TEST_F(GrepTest, AWorkBudgetStopsACostlySearch) {
+  std::string text;
+  std::uint32_t s = 1;
+  for (int line = 0; line < 40; ++line) {
+    for (int i = 0; i < 200; ++i) {
+      s = s * 1103515245 + 12345;
+      text.push_back("ab"[(s >> 16) & 1]);
+    }
+    text += "\n";
+  }
+  ASSERT_TRUE(fs_.AddFile("/repo/ab.txt", text + "zz\n").has_value());
+  ReversedListFileSystem reversed(&fs_);
+  // The DFA of this pattern has more states than any cache holds; the simulation runs ~14
+  // threads per character.
+  const std::string args = R"({"pattern":"(a|b)*a(a|b){12}(z|y)|zz","path":"ab.txt"})";
+  EXPECT_EQ(RunGrepWithBudget(RepoContext(&reversed), args, 20000),
+            "No matches for (a|b)*a(a|b){12}(z|y)|zz in /repo/ab.txt\n[stopped after 20000 regex "
+            "steps in 1 files (the work budget of one search); narrow the pattern, path or "
+            "include]");
+  EXPECT_EQ(RunGrep(RepoContext(&reversed), args), "/repo/ab.txt:41: zz");
+}
+
 }  // namespace
 }  // namespace agentctx

@@ -24,7 +24,7 @@ class ListDirTest : public ::testing::Test {
   MemoryFileSystem fs_;
 };
 
-// SPEC §11 vector.
+// Entries sorted by name bytes, directories suffixed `/`.
 TEST_F(ListDirTest, SortedByNameBytesWithDirSuffix) {
   ASSERT_TRUE(fs_.AddDir("/repo/src").has_value());
   ASSERT_TRUE(fs_.AddFile("/repo/b.txt", "").has_value());

@@ -30,7 +30,7 @@ TEST(OutputTruncation, BudgetIsCeilOfLimitTimesOnePointTwo) {
   EXPECT_EQ(defaults.limit, 10000u);
 }
 
-// SPEC §11 vector: 13 000 × `a`, policy bytes 10000.
+// 13 000 × `a`, policy bytes 10000.
 TEST(OutputTruncation, BytesPolicyVector) {
   std::string out = TruncateToolText(std::string(13000, 'a'), {TruncationMode::kBytes, 10000});
   EXPECT_EQ(out, std::string(6000, 'a') + kEllipsis + "1000 chars truncated" + kEllipsis +
@@ -38,7 +38,7 @@ TEST(OutputTruncation, BytesPolicyVector) {
   EXPECT_EQ(TruncateToolText(std::string(12000, 'a'), {}), std::string(12000, 'a'));
 }
 
-// SPEC §11 vector: 100 × `x`, policy tokens 10.
+// 100 × `x`, policy tokens 10.
 TEST(OutputTruncation, TokensPolicyVector) {
   std::string out = TruncateToolText(std::string(100, 'x'), {TruncationMode::kTokens, 10});
   EXPECT_EQ(out, std::string(24, 'x') + kEllipsis + "13 tokens truncated" + kEllipsis +

@@ -22,7 +22,7 @@ class ReadFileTest : public ::testing::Test {
   MemoryFileSystem fs_;
 };
 
-// SPEC §11 vectors.
+// Exact expected outputs.
 TEST_F(ReadFileTest, NumberedLinesDropCrBeforeLf) {
   Add("/repo/a.txt", "one\r\ntwo\n");
   EXPECT_EQ(Run(R"({"path":"a.txt"})"), "L1: one\nL2: two");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Built-in `update_plan` (issue 16): the spec bytes and argument validation.
+// Built-in `update_plan`: the spec bytes and argument validation.
 #include "tools/update_plan.h"
 
 #include <gtest/gtest.h>

@@ -35,14 +35,14 @@ TEST_F(WriteFileTest, WritesAndCreatesParents) {
   EXPECT_EQ(Contents("/repo/src/new/a.txt"), "");
 }
 
-// SPEC §11 vector: read-only.
+// Read-only sandbox mode refuses.
 TEST_F(WriteFileTest, ReadOnlyRefuses) {
   EXPECT_EQ(Run(R"({"path":"a.txt","content":"x"})", SandboxMode::kReadOnly),
             "write_file refused: sandbox_mode is read-only");
   EXPECT_EQ(Contents("/repo/a.txt"), "<not_found: /repo/a.txt>");
 }
 
-// SPEC §11 vector: outside the writable roots (segment boundary).
+// A path outside the writable roots (segment boundary).
 TEST_F(WriteFileTest, WorkspaceWriteRefusesOutsideRoots) {
   EXPECT_EQ(Run(R"({"path":"/etc/x","content":"x"})"),
             "write_file refused: /etc/x is outside the writable roots");
@@ -68,7 +68,7 @@ TEST_F(WriteFileTest, DangerFullAccessAllowsAnyPath) {
   EXPECT_EQ(Contents("/etc/x"), "x");
 }
 
-// SPEC §11 vector: a read-only preopen refuses by itself.
+// A read-only preopen refuses by itself.
 TEST_F(WriteFileTest, FileSystemRefusalIsAFailure) {
   fs_.InjectError("/repo/x", MemoryFileSystem::Op::kWrite, ErrorCode::kPermissionDenied);
   EXPECT_EQ(Run(R"({"path":"/repo/x","content":"x"})"),

@@ -50,6 +50,22 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/provider/cache/cache_explainer_cost.cc"
     "${PROJECT_SOURCE_DIR}/core/src/provider/chat/chat_stream.cc"
     "${PROJECT_SOURCE_DIR}/core/src/provider/anthropic/anthropic_stream.cc"
+    # The dialects of those providers, the feature switchboard, the mark-plan preview and the
+    # summary totals (once per request or per summary; the Responses dialect stays -O3).
+    "${PROJECT_SOURCE_DIR}/core/src/provider/chat/chat_dialect.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/anthropic/anthropic_dialect.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/dialect.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/features.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/cache/prefix_totals.cc"
+    # Once per turn or per response: submit/update/interrupt and their inputs, the AGENTS.md
+    # manager's reload path and probe set, the usage reader.
+    "${PROJECT_SOURCE_DIR}/core/src/session/session.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/session/session_inputs.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/agents_md/manager.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/agents_md/probe_set.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/protocol/token_usage.cc"
+    # The world-state merge patch: small JSON, once per step that changes something.
+    "${PROJECT_SOURCE_DIR}/core/src/protocol/merge_patch.cc"
     "${PROJECT_SOURCE_DIR}/core/src/protocol/responses_events.cc"
     # AGENTS.md loading runs on a cache miss only (a step's refresh is a key compare or a probe).
     "${PROJECT_SOURCE_DIR}/core/src/agents_md/discovery.cc"

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
-// npm-pack smoke test (ARCHITECTURE §9): `npm pack` the built package, install the tarball into
-// an empty temporary project (no network: the package has no dependencies), then, as a user:
-//  1. run one scripted mock turn in Node (runTurn + mockModelClient, a memory FileSystem);
-//  2. type-check a consumer file with tsc --strict --noEmit against the installed .d.ts;
-//  3. `npx agentctx --version` (the WASI CLI bin);
-//  4. bundle a browser entry with esbuild (--external:'node:*', agentctx.wasm copied next to the
-//     bundle, TOOLCHAIN §4) and run the same turn in Chromium.
+// npm-pack smoke test: `npm run pack` (scripts/pack.mjs) packs the built package, the tarball is
+// installed into an empty project in a temporary directory outside the repository (no network:
+// the package has no dependencies), then, as a user:
+//  1. the README's package example (between its package-example markers), verbatim, in Node:
+//     it prints what its trailing comment says;
+//  2. one scripted mock turn in Node (runTurn + mockModelClient, a memory FileSystem);
+//  3. type-check a consumer file with tsc --strict --noEmit against the installed .d.ts;
+//  4. `npx agentctx --version` (the WASI CLI bin);
+//  5. bundle browser entries with esbuild (--external:'node:*', agentctx.wasm copied next to the
+//     bundle, as the README says) — the README example verbatim and the same turn — and run them
+//     in Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { launchChromium } from './chromium_launcher.mjs';
@@ -63,6 +67,11 @@ engine.dispose();
 
 const EXPECTED_ANSWER = '[smoke] Read notes.txt: 2 lines.';
 
+// The README's package example, verbatim, and what its console.log line says it prints.
+const README = readFileSync(join(repo, 'README.md'), 'utf8');
+const EXAMPLE = README.match(/<!-- package-example:start -->\n```js\n([\s\S]*?)```\n<!-- package-example:end -->/)?.[1];
+const EXAMPLE_PRINTS = EXAMPLE?.match(/^console\.log\(.*\); \/\/ (.+)$/m)?.[1];
+
 const CONSUMER = `
 import {
   AgentctxError, createEngine, createMemoryFileSystem, mockModelClient, openAIResponsesClient, runTurn,
@@ -86,6 +95,9 @@ export async function main(apiKey: string): Promise<TurnResult> {
   session.call('update', { delta: { sandbox: { mode: 'bogus' } } });
   // @ts-expect-error submit needs text
   session.call('submit', { turn_id: 't' });
+  // @ts-expect-error a misspelled method name
+  session.call('sesion.start', { config, now_ms: 0 });
+  const custom: { n: number } = engine.call<{ n: number }>('custom.method', { x: 1 });
   const tools: ToolHandler = (call) => (call.server === 'tracker' ? [{ type: 'input_text', text: call.arguments }] : 'no');
   const model: ModelClient = apiKey === '' ? mockModelClient(engine) : openAIResponsesClient({ apiKey });
   const result = await runTurn(session, {
@@ -109,18 +121,21 @@ export async function main(apiKey: string): Promise<TurnResult> {
   } catch (e) {
     if (e instanceof AgentctxError && e.code === 'invalid_state') void e.message;
   }
-  void [started, requests, body];
+  void [started, requests, body, custom];
   return result;
 }
 `;
 
-test('npm pack -> install -> Node turn, tsc --strict, npx agentctx --version, esbuild bundle in Chromium', { timeout: 480000 }, async (t) => {
+test('npm run pack -> install -> README example and a turn in Node, tsc --strict, npx agentctx --version, esbuild bundles in Chromium', { timeout: 480000 }, async (t) => {
   assert.ok(existsSync(join(repo, 'wasm/dist/index.js')), 'wasm/dist is not built: node scripts/assemble_package.mjs');
+  assert.ok(EXAMPLE && EXAMPLE_PRINTS, 'README.md lacks the package example between its markers, or its `// prints` comment');
+  assert.ok(EXAMPLE.includes("from 'agentctx'"));
   const tmp = mkdtempSync(join(tmpdir(), 'agentctx-pack-'));
   try {
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: join(repo, 'wasm') });
-    const [{ filename, files }] = JSON.parse(stdout);
-    const packed = files.map((f) => f.path);
+    const { stdout } = await run(process.execPath, [join(repo, 'scripts/pack.mjs'), tmp], { cwd: repo });
+    const tarball = stdout.trim();
+    assert.equal(dirname(tarball), tmp);
+    const packed = (await run('tar', ['-tzf', tarball])).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
     for (const f of ['dist/index.js', 'dist/index.node.js', 'dist/agentctx.wasm', 'dist/agentctx.mjs', 'dist/driver.d.ts', 'dist/protocol.d.ts', 'dist/wasi/cli.js', 'package.json']) {
       assert.ok(packed.includes(f), `the tarball lacks ${f}`);
     }
@@ -129,9 +144,15 @@ test('npm pack -> install -> Node turn, tsc --strict, npx agentctx --version, es
     const project = join(tmp, 'project');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'smoke', private: true, type: 'module' }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--offline', join(tmp, filename)], { cwd: project });
+    await run('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: project });
     const installed = JSON.parse(readFileSync(join(project, 'node_modules/agentctx/package.json'), 'utf8'));
     assert.equal(installed.version, pkg.version);
+
+    await t.test('Node: the README example, verbatim, prints what it says', async () => {
+      writeFileSync(join(project, 'readme-example.mjs'), EXAMPLE);
+      const { stdout: printed } = await run(process.execPath, ['readme-example.mjs'], { cwd: project });
+      assert.equal(printed.trim(), EXAMPLE_PRINTS);
+    });
 
     await t.test('Node: one scripted mock turn', async () => {
       writeFileSync(join(project, 'turn.mjs'),
@@ -175,6 +196,13 @@ test('npm pack -> install -> Node turn, tsc --strict, npx agentctx --version, es
       writeFileSync(join(web, 'index.html'),
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bundle</title>' +
         '<script type="module" src="/bundle.js"></script></head><body></body></html>');
+      // The README example, verbatim, as its own bundle and page.
+      writeFileSync(join(project, 'readme-entry.js'), EXAMPLE);
+      await run(esbuild, ['readme-entry.js', '--bundle', '--format=esm', '--platform=browser', '--external:node:*',
+        '--outfile=web/readme.js', '--log-level=warning'], { cwd: project });
+      writeFileSync(join(web, 'readme.html'),
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>readme</title>' +
+        '<script type="module" src="/readme.js"></script></head><body></body></html>');
       let server;
       let browser;
       try {
@@ -192,6 +220,12 @@ test('npm pack -> install -> Node turn, tsc --strict, npx agentctx --version, es
         assert.equal(answer.result.last_agent_message, EXPECTED_ANSWER);
         assert.equal(answer.streamed, EXPECTED_ANSWER);
         assert.equal(answer.version, pkg.version);
+
+        const logged = [];
+        page.on('console', (m) => { if (m.type() === 'log') logged.push(m.text()); });
+        await page.goto(`${server.url}readme.html`);
+        for (let i = 0; i < 300 && logged.length === 0 && problems.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+        assert.deepEqual(logged, [EXAMPLE_PRINTS]);
         assert.deepEqual(problems, []);
       } finally {
         await browser?.close();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The playground in Debian's Chromium (TOOLCHAIN §7), one browser context for the whole file:
+// The playground in Debian's Chromium, one browser context for the whole file:
 // load; a message with a tool call and an answer; an AGENTS.md edit in probe mode (replacement
 // notice appended, prefix intact); a cwd change (environment update); the pretend MCP server
 // toggled under `apply` (tools_changed break) and `defer` (no break, <tools> notice); a forced
@@ -181,8 +181,9 @@ test('playground flows in Chromium', { timeout: 420000 }, async (t) => {
       assert.ok(fresh.includes('<tools>'), fresh);
       assert.ok(fresh.includes('The following tools are no longer available. Do not call them:'));
       assert.ok(fresh.includes('- mcp__tracker__search_issues'));
-      // Frozen: the advertised array still lists the withdrawn tools.
-      assert.ok((await page.textContent('#request-body span.tail')).includes('"name":"mcp__tracker__search_issues"'));
+      // Frozen: the advertised array still lists the withdrawn tools, unchanged, so reused.
+      const reused = await page.$$eval('#request-body span.reused', (spans) => spans.map((s) => s.textContent).join(''));
+      assert.ok(reused.includes('"name":"mcp__tracker__search_issues"'));
       await tab(page, 'tab-cache');
       assert.match(await page.textContent('#cache-summary'), /tools_changed × 1/);
       assert.match(await page.textContent('#cost-live'), /^Estimated cost: \$/);
@@ -229,7 +230,7 @@ test('playground flows in Chromium', { timeout: 420000 }, async (t) => {
       // Each request counted once, compaction requests included (costed, not drawn) as live.
       assert.equal((await page.textContent('#cost-replay')).replace(/ Includes .*$/, ''), cost);
       assert.match(await page.textContent('#cost-replay'), /Includes 1 usage-only request/);
-      // Rollouts carry no instructions or tools (SPEC §13.4): the replay sees the same usage.
+      // Rollouts carry no instructions or tools (docs/replay.md): the replay sees the same usage.
       const n = JSON.parse(series).length;
       assert.match(await page.textContent('#replay-summary'), new RegExp(`${n} with reported usage`));
       // agentctx's token_count lines carry each response's usage, not a running total.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Playground rough edges of issue 14, at 1024×768 in Debian's Chromium: agentctx.wasm arrives
+// Playground rough edges at 1024×768 in Debian's Chromium: agentctx.wasm arrives
 // gzip-compressed; a file the model writes appears in the workspace tree at once; the
 // AGENTS.md "why" answer follows the file just edited (by the user or the model); the Send/Stop
 // row stays visible; the greyed "reused" request text has at least 4.5:1 contrast (light and

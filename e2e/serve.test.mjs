@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // scripts/serve.mjs: mounts, MIME types, favicon, methods and path traversal (raw request paths
-// via node:http, since fetch() would normalise "..").
+// via node:http, since fetch() would normalise ".."); gzip; what `npm start` builds (--build).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { gunzipSync } from 'node:zlib';
 
-import { acceptsGzip, startServer } from '../scripts/serve.mjs';
+import { BUILD_STEPS, acceptsGzip, build, startServer } from '../scripts/serve.mjs';
 
 function get(port, path, method = 'GET', headers = {}) {
   return new Promise((resolve, reject) => {
@@ -116,4 +116,36 @@ test('acceptsGzip parses Accept-Encoding', () => {
   assert.equal(acceptsGzip('gzip;q=0'), false);
   assert.equal(acceptsGzip('br'), false);
   assert.equal(acceptsGzip(undefined), false);
+});
+
+test('npm start builds only what it serves, and answers 503 for the package while building', { timeout: 30000 }, async () => {
+  const pkgJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  assert.match(pkgJson.scripts.start, /node scripts\/serve\.mjs --build$/);
+  assert.doesNotMatch(pkgJson.scripts.start, /build\.sh/);
+  // Every build step names its one target: the two modules, never `all` or the test suites.
+  const builds = BUILD_STEPS.filter(([cmd, args]) => cmd === 'cmake' && args[0] === '--build');
+  assert.deepEqual(builds.map(([, args]) => args.slice(args.indexOf('--target') + 1)), [['agentctx_embind'], ['agentctx_wasi']]);
+  assert.ok(BUILD_STEPS.at(-1)[1][0].endsWith('scripts/assemble_package.mjs'));
+  // A failing step stops the build with its exit code.
+  assert.equal(await build([[process.execPath, ['-e', 'process.exit(3)'], true], [process.execPath, ['-e', 'throw 1'], true]]), 3);
+
+  const tmp = mkdtempSync(join(tmpdir(), 'agentctx-serve-build-'));
+  let server;
+  try {
+    mkdirSync(join(tmp, 'web'));
+    mkdirSync(join(tmp, 'pkg'));
+    writeFileSync(join(tmp, 'web', 'index.html'), 'home');
+    writeFileSync(join(tmp, 'pkg', 'index.js'), 'export {};');
+    server = await startServer({ port: 0, webRoot: join(tmp, 'web'), packageRoot: join(tmp, 'pkg') });
+    server.setBuilding(true);
+    assert.equal((await get(server.port, '/')).status, 200);
+    const busy = await get(server.port, '/agentctx/index.js');
+    assert.equal(busy.status, 503);
+    assert.match(busy.body, /still being built/);
+    server.setBuilding(false);
+    assert.equal((await get(server.port, '/agentctx/index.js')).status, 200);
+  } finally {
+    await server?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });

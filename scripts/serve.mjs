@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// Static server for the playground (TOOLCHAIN §7): web/ at "/", the built package wasm/dist at
-// "/agentctx/". Binds 127.0.0.1 only; PORT env (default 0 = a random free port); prints the URL.
+// Static server for the playground: web/ at "/", the built package wasm/dist at "/agentctx/".
+// Binds 127.0.0.1 only; PORT env (default 0 = a random free port); prints the URL.
 // Rules: GET/HEAD only; .wasm -> application/wasm, .mjs/.js -> text/javascript; /favicon.ico
 // -> 204 (no console 404); no path traversal (decoded segments "..", "\", NUL are refused and
 // the resolved path must stay under its root); no caching (a dev server). Text and .wasm files
 // are sent gzip-compressed to clients that accept it (agentctx.wasm: ~290 KB instead of ~820
 // KB), compressed once per file version.
-//   node scripts/serve.mjs            or   import { startServer } from './serve.mjs'
+// `--build` (npm start): listens and prints the URL first, then builds only what it serves —
+// the Embind and WASI modules (BUILD_STEPS: their two targets, never the test suites) and the
+// package — answering /agentctx/ with 503 until that is done, and says when the page is ready.
+//   node scripts/serve.mjs [--build]   or   import { startServer } from './serve.mjs'
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -78,10 +82,44 @@ function send(res, status, body = '', type = 'text/plain; charset=utf-8') {
 }
 
 /**
- * Starts the server. Resolves to {server, port, url, close()} once it listens.
- * Options: port (default 0), webRoot (default web/), packageRoot (default wasm/dist).
+ * What `npm start` builds: configure each preset, build only the module the playground loads
+ * (Embind) and the one the CLI runs (WASI) — not the GoogleTest suites `npm test` builds — and
+ * assemble the package. [command, args, quiet (stdout not shown)].
+ */
+export const BUILD_STEPS = [
+  ['cmake', ['--preset', 'wasm'], true],
+  ['cmake', ['--build', '--preset', 'wasm', '--target', 'agentctx_embind'], false],
+  ['cmake', ['--preset', 'wasi'], true],
+  ['cmake', ['--build', '--preset', 'wasi', '--target', 'agentctx_wasi'], false],
+  [process.execPath, [join(repo, 'scripts/assemble_package.mjs')], false],
+];
+
+/** Runs BUILD_STEPS in order; resolves to the first failing step's exit code, or 0. */
+export async function build(steps = BUILD_STEPS) {
+  for (const [command, args, quiet] of steps) {
+    const code = await new Promise((done) => {
+      const child = spawn(command, args, { cwd: repo, stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'] });
+      child.on('error', (e) => {
+        console.error(`serve: ${command}: ${e.message}`);
+        done(1);
+      });
+      child.on('exit', (c) => done(c ?? 1));
+    });
+    if (code !== 0) {
+      console.error(`serve: the build failed at: ${command} ${args.join(' ')}`);
+      return code;
+    }
+  }
+  return 0;
+}
+
+/**
+ * Starts the server. Resolves to {server, port, url, close(), setBuilding(flag)} once it
+ * listens. Options: port (default 0), webRoot (default web/), packageRoot (default wasm/dist).
+ * While `building` is set, /agentctx/ answers 503 (the package is being rebuilt).
  */
 export async function startServer({ port = 0, webRoot = join(repo, 'web'), packageRoot = join(repo, 'wasm/dist') } = {}) {
+  let building = false;
   const table = mounts(resolve(webRoot), resolve(packageRoot));
   const gzipped = new Map(); // file -> {mtimeMs, size, data}
   const compressed = (file, info, body) => {
@@ -95,6 +133,9 @@ export async function startServer({ port = 0, webRoot = join(repo, 'web'), packa
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed\n');
     const urlPath = (req.url ?? '/').split('?')[0].split('#')[0];
     if (urlPath === '/favicon.ico') return send(res, 204);
+    if (building && urlPath.startsWith('/agentctx/')) {
+      return send(res, 503, 'agentctx is still being built: reload the page when npm start says it is ready\n');
+    }
     let file = resolvePath(urlPath, table);
     if (file === null) return send(res, 404, 'not found\n');
     try {
@@ -132,6 +173,7 @@ export async function startServer({ port = 0, webRoot = join(repo, 'web'), packa
     server,
     port: actual,
     url: `http://127.0.0.1:${actual}/`,
+    setBuilding: (flag) => { building = flag; },
     close: () => new Promise((r) => {
       server.closeAllConnections?.();
       server.close(() => r());
@@ -145,12 +187,25 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`serve: PORT must be an integer 0-65535, got ${process.env.PORT}`);
     process.exit(1);
   }
-  if (!existsSync(join(repo, 'wasm/dist/index.js'))) {
-    console.warn('serve: wasm/dist is not built yet (run: npm run build, or node scripts/assemble_package.mjs)');
+  const buildFirst = process.argv.includes('--build');
+  if (!buildFirst && !existsSync(join(repo, 'wasm/dist/index.js'))) {
+    console.warn('serve: wasm/dist is not built yet (run: npm run build, or npm start)');
   }
-  const { url, close } = await startServer({ port });
-  console.log(`agentctx playground: ${url}`);
+  const { url, close, setBuilding } = await startServer({ port });
   const stop = () => close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  if (buildFirst) {
+    setBuilding(true);
+    console.log(`agentctx playground: ${url} (building the engine first; the page works once this says ready)`);
+    const code = await build();
+    if (code !== 0) {
+      await close();
+      process.exit(code);
+    }
+    setBuilding(false);
+    console.log(`agentctx playground ready: ${url}`);
+  } else {
+    console.log(`agentctx playground: ${url}`);
+  }
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // AGENTS.md view: the manager's state from `inspect {"format":"agents"}` (refresh mode, last
-// cache outcome, generation, loaded sources, cache key, probe set — SPEC §5) and an answer to
+// cache outcome, generation, loaded sources, cache key, probe set) and an answer to
 // "why is my edit (not) visible?" for one AGENTS file. The answer combines that state with the
 // workspace (does the file exist, is its text in what was loaded, is it on the root → cwd path,
-// is it shadowed by an override); SPEC §4/§5 and docs/agents-md-refresh.md have the full rules.
+// is it shadowed by an override); docs/agents-md.md and docs/agents-md-refresh.md have the rules.
 import { HOME_DIR } from './demo.js';
 import { isAgentsFile, readText } from './workspace.js';
 import { $, el, facts } from './util.js';

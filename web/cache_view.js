@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // "Cache & cost" view: cached vs uncached input tokens of every request as reported in
-// token_usage (the mock's prompt-cache simulator, or the real API), compaction markers, a running
+// token_usage (the mock's prompt-cache simulator, or the real API), by request id, each bar
+// opening its request in the Requests view; compaction markers; the session's request count
+// (the one every view shows, with the requests that are not bars); a running
 // cost estimate with editable per-million prices (example defaults) under each request's
 // provider rule (chart.js; labelled), and the session's cache_summary (the explainer's totals,
 // breaks by reason, and the engine's cost at the typed prices by the session's provider rule).
@@ -49,9 +51,28 @@ function summaryWithCost() {
   }
 }
 
+/**
+ * The session's request count — distinct ids, as the Requests view and cache_summary count them
+ * (a retry is not a new request) — and the requests that are not bars.
+ */
+export function liveCounts(series) {
+  const ids = [...new Set(app.requests.map((r) => r.id))];
+  const drawn = new Set(series.map((s) => s.label));
+  const compaction = new Set(app.requests.filter((r) => r.purpose === 'compact').map((r) => r.id));
+  const noUsage = ids.filter((id) => !drawn.has(id) && !compaction.has(id)).length;
+  return {
+    total: ids.length,
+    notDrawn: [[compaction.size, `${compaction.size === 1 ? 'compaction request' : 'compaction requests'} (costed below)`],
+      [noUsage, 'without reported usage']],
+  };
+}
+
 function render() {
   const { series, markers, output, compactions } = liveSeries();
-  renderChart($('chart-live'), { series, markers, caption: 'This session: input tokens per turn request —' });
+  renderChart($('chart-live'), {
+    series, markers, caption: 'This session: input tokens per turn request —', counts: liveCounts(series),
+    onBar: (id) => app.emit('show-request', id),
+  });
   const extra = compactions.length === 0 ? ''
     : ` Includes ${compactions.length} compaction request${compactions.length > 1 ? 's' : ''} (not drawn).`;
   const all = [...series, ...compactions];

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The cached-vs-uncached chart (SVG, no library) and the cost estimate, shared by the live view
 // and the replay view so an exported-then-imported rollout draws the same figure.
-// series: [{label, input, cached, write?, write_1h?}] (input tokens, of which cached, and —
-// Anthropic only — of which written to the cache, and of those the 1-hour writes), one per
-// request with reported usage; markers: indexes of bars that follow a compaction.
-// Pricing per provider (issue 15): a request that reports cache writes (`write` set: an
+// series: [{label, input, cached, write?, write_1h?}] (label: the request id; input tokens, of
+// which cached, and — Anthropic only — of which written to the cache, and of those the 1-hour
+// writes), one per request with reported usage; markers: indexes of bars that follow a
+// compaction. The x axis names request ids, never bar positions; a bar can open its request.
+// Pricing per provider: a request that reports cache writes (`write` set: an
 // Anthropic request) is priced by Anthropic's rule — cache reads at 0.1x, writes at 1.25x the
 // typed input price (2x for 1-hour writes), the cached-input price unused — every other one by
 // OpenAI's (cached input at the cached-input price). The same rule as the engine's
@@ -44,50 +45,97 @@ export function chartFrame(n, top) {
   return { max, plotW, plotH, slot, barW, y, items, labelEvery: Math.max(1, Math.ceil(n / 20)) };
 }
 
-/** Renders the chart into `container` (replacing its content). */
-export function renderChart(container, { series, markers = [], caption }) {
-  const id = container.id;
-  const n = series.length;
-  const { max, plotW, plotH, slot, barW, y, items, labelEvery } = chartFrame(n, Math.max(0, ...series.map((s) => s.input)));
-  series.forEach((s, i) => {
-    const x = PAD.left + i * slot + (slot - barW) / 2;
-    const uncached = Math.max(0, s.input - s.cached);
-    items.push(svg('rect', { x, y: y(s.cached), width: barW, height: y(0) - y(s.cached), class: 'cached' },
-      svg('title', {}, `${s.label}: ${fmt(s.cached)} cached`)));
-    items.push(svg('rect', { x, y: y(s.input), width: barW, height: y(s.cached) - y(s.input), class: 'uncached' },
-      svg('title', {}, `${s.label}: ${fmt(uncached)} uncached`)));
-    if (i % labelEvery === 0) {
-      items.push(svg('text', { x: x + barW / 2, y: H - PAD.bottom + 14, 'text-anchor': 'middle', class: 'axis' }, String(i + 1)));
-    }
+/** The axis label of a request id: its number for `req-N`, else the id. */
+export const idLabel = (id) => String(id).replace(/^req-/, '');
+
+/**
+ * The x-axis labels (request ids, every `labelEvery`th bar), the compaction markers (a label
+ * that would leave the plot on the right is drawn to the left of its line) and the axis title.
+ */
+export function axisItems(ids, markers, { slot, y, plotW, labelEvery }) {
+  const items = [];
+  ids.forEach((id, i) => {
+    if (i % labelEvery !== 0) return;
+    const x = PAD.left + i * slot + slot / 2;
+    items.push(svg('text', { x, y: H - PAD.bottom + 14, 'text-anchor': 'middle', class: 'axis x' }, idLabel(id)));
   });
   for (const m of markers) {
     const x = PAD.left + m * slot;
+    const left = x + 3 + MARKER_LABEL_WIDTH > W - PAD.right;
     items.push(svg('line', { x1: x, x2: x, y1: PAD.top, y2: y(0), class: 'marker' }));
-    items.push(svg('text', { x: x + 3, y: PAD.top + 10, class: 'marker-label' }, 'compaction'));
+    items.push(svg('text', { x: left ? x - 3 : x + 3, y: PAD.top + 10, 'text-anchor': left ? 'end' : 'start', class: 'marker-label' }, 'compaction'));
   }
-  items.push(svg('text', { x: PAD.left + plotW / 2, y: H - 4, 'text-anchor': 'middle', class: 'axis' }, 'request'));
+  const named = ids.some((id) => /^req-/.test(String(id)));
+  items.push(svg('text', { x: PAD.left + plotW / 2, y: H - 4, 'text-anchor': 'middle', class: 'axis' }, named ? 'request id (req-N)' : 'request id'));
+  return items;
+}
+
+/** Width of the 10-px "compaction" marker label, generously (about 0.6 em per character). */
+const MARKER_LABEL_WIDTH = 62;
+
+/**
+ * A clickable bar group: `onBar(id)` on click, Enter or Space (a button for keyboard users,
+ * named by `title`).
+ */
+export function barGroup(id, title, onBar, ...rects) {
+  if (onBar === undefined) return svg('g', { class: 'bar', 'data-request': id }, ...rects);
+  const group = svg('g', { class: 'bar clickable', 'data-request': id, role: 'button', tabindex: '0', 'aria-label': title }, ...rects);
+  group.addEventListener('click', () => onBar(id));
+  group.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    e.preventDefault();
+    onBar(id);
+  });
+  return group;
+}
+
+/**
+ * Renders the chart into `container` (replacing its content). `counts` ({total, notDrawn}) says
+ * how many requests the session has and which of them are not bars, so the figure's count is
+ * the one every other view shows; `onBar(id)` makes each bar open its request.
+ */
+export function renderChart(container, { series, markers = [], caption, counts, onBar }) {
+  const id = container.id;
+  const n = series.length;
+  const frame = chartFrame(n, Math.max(0, ...series.map((s) => s.input)));
+  const { slot, barW, y, items } = frame;
+  series.forEach((s, i) => {
+    const x = PAD.left + i * slot + (slot - barW) / 2;
+    const uncached = Math.max(0, s.input - s.cached);
+    const title = `${s.label}: ${fmt(s.cached)} cached, ${fmt(uncached)} uncached${onBar ? ' — open it in Requests' : ''}`;
+    items.push(barGroup(s.label, title, onBar,
+      // Under the bar, the whole plot height: clickable even where the bar is tiny.
+      svg('rect', { x, y: PAD.top, width: barW, height: y(0) - PAD.top, class: 'hit' }, svg('title', {}, title)),
+      svg('rect', { x, y: y(s.cached), width: barW, height: y(0) - y(s.cached), class: 'cached' }, svg('title', {}, title)),
+      svg('rect', { x, y: y(s.input), width: barW, height: y(s.cached) - y(s.input), class: 'uncached' }, svg('title', {}, title))));
+  });
+  items.push(...axisItems(series.map((s) => s.label), markers, frame));
 
   const totalInput = series.reduce((a, s) => a + s.input, 0);
   const totalCached = series.reduce((a, s) => a + s.cached, 0);
-  const summary = n === 0
-    ? 'No requests with token usage yet.'
-    : `${n} requests, ${fmt(totalInput)} input tokens, ${fmt(totalCached)} cached (${totalInput ? Math.round((100 * totalCached) / totalInput) : 0} %)` +
+  const total = counts?.total ?? n;
+  const notDrawn = (counts?.notDrawn ?? []).filter(([k]) => k > 0).map(([k, what]) => `${k} ${what}`);
+  const requests = `${total} request${total === 1 ? '' : 's'}` + (notDrawn.length ? ` (${n} drawn; not drawn: ${notDrawn.join(', ')})` : '');
+  const summary = total === 0
+    ? 'No requests yet.'
+    : `${requests}, ${fmt(totalInput)} input tokens drawn, ${fmt(totalCached)} cached (${totalInput ? Math.round((100 * totalCached) / totalInput) : 0} %)` +
       (markers.length ? `, ${markers.length} compaction${markers.length > 1 ? 's' : ''}` : '');
 
   const figure = el('figure', {
     class: 'chart-figure',
-    dataset: { series: JSON.stringify(series.map((s) => [s.input, s.cached])), markers: JSON.stringify(markers) },
+    dataset: { series: JSON.stringify(series.map((s) => [s.input, s.cached])), markers: JSON.stringify(markers), requests: String(total) },
   },
   el('figcaption', { id: `${id}-caption` }, caption, ' ',
-    el('span', { class: 'key cached' }, 'cached'), ' ', el('span', { class: 'key uncached' }, 'uncached')),
-  svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `${id}-caption ${id}-desc`, class: 'bars' },
+    el('span', { class: 'key cached' }, 'cached'), ' ', el('span', { class: 'key uncached' }, 'uncached'),
+    onBar ? el('span', { class: 'hint' }, ' — click a bar to open its request') : ''),
+  svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-labelledby': `${id}-caption ${id}-desc`, class: 'bars' },
     svg('desc', { id: `${id}-desc` }, summary), ...items),
   el('p', { class: 'chart-summary' }, summary),
   el('details', {}, el('summary', {}, 'Data table'),
     el('table', {},
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'), el('th', { scope: 'col' }, 'request'),
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'request'),
         el('th', { scope: 'col' }, 'input'), el('th', { scope: 'col' }, 'cached'), el('th', { scope: 'col' }, 'uncached'))),
-      el('tbody', {}, series.map((s, i) => el('tr', {}, el('td', {}, String(i + 1)), el('td', {}, s.label),
+      el('tbody', {}, series.map((s) => el('tr', {}, el('td', {}, s.label),
         el('td', {}, fmt(s.input)), el('td', {}, fmt(s.cached)), el('td', {}, fmt(s.input - s.cached))))))));
   container.replaceChildren(figure);
 }
@@ -136,8 +184,12 @@ export function estimateCost(series, prices, outputTokens) {
   return { withCache: withCache / 1e6, without: without / 1e6 };
 }
 
-/** The cost sentence for a series. */
+/** Said instead of a cost when no request reported usage (e.g. an older Codex rollout). */
+export const NO_USAGE = 'No usage recorded — cost cannot be estimated.';
+
+/** The cost sentence for a series (NO_USAGE for an empty one: $0 would be a false figure). */
 export function costText(series, prices, outputTokens) {
+  if (series.length === 0) return NO_USAGE;
   const { withCache, without } = estimateCost(series, prices, outputTokens);
   const saved = without > 0 ? Math.round((100 * (without - withCache)) / without) : 0;
   return `Estimated cost: $${withCache.toFixed(4)} (without prompt caching $${without.toFixed(4)}; ${saved} % saved) — ` +

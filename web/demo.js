@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The playground's preset data: a demo repository (root and nested AGENTS.md, an override, a
-// CODEX_HOME global), the default session config, and a pretend MCP server ("tracker") whose
-// tools can be switched on and off. Pure data plus one canned tool handler; no I/O.
+// CODEX_HOME global), the default session config and example prompts. Pure data, no I/O. The
+// MCP server "tracker" the settings switch on is tracker.js.
 
 export const HOME_DIR = '/home/dev/.codex';
 export const FS_NAME = 'workspace';
@@ -30,44 +30,6 @@ export const DEMO_FILES = {
   '/repo/services/web/package.json': '{\n  "name": "acme-web",\n  "private": true,\n  "scripts": { "test": "node --test" }\n}\n',
   '/repo/services/web/src/app.js': 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n',
 };
-
-/** The pretend MCP server: host tools that leave the engine as tool_call effects. */
-export const TRACKER_TOOLS = [
-  {
-    server: 'tracker',
-    name: 'search_issues',
-    description: 'Searches the issue tracker and returns matching issue numbers and titles.',
-    parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
-  },
-  {
-    server: 'tracker',
-    name: 'get_issue',
-    description: 'Fetches one issue (title, state, body) by its number.',
-    parameters: { type: 'object', properties: { number: { type: 'integer' } }, required: ['number'] },
-  },
-];
-
-const ISSUES = [
-  { number: 12, title: 'API returns 500 on unknown routes', state: 'open', body: 'Should be 404 with ApiError::NotFound.' },
-  { number: 17, title: 'Web greeting is not localised', state: 'open', body: 'greet() only speaks English.' },
-  { number: 21, title: 'make test skips the web app on CI', state: 'closed', body: 'Fixed by running npm test.' },
-];
-
-/** Canned answers of the pretend server (host tool handler for runTurn). */
-export function trackerTool(call) {
-  let args = {};
-  try { args = JSON.parse(call.arguments || '{}'); } catch { return 'tracker: arguments are not JSON'; }
-  if (call.tool === 'search_issues') {
-    const q = String(args.query ?? '').toLowerCase();
-    const hits = ISSUES.filter((i) => `${i.title} ${i.body}`.toLowerCase().includes(q));
-    return JSON.stringify(hits.map(({ number, title, state }) => ({ number, title, state })));
-  }
-  if (call.tool === 'get_issue') {
-    const issue = ISSUES.find((i) => i.number === Number(args.number));
-    return issue ? JSON.stringify(issue) : `tracker: no issue #${args.number}`;
-  }
-  return `tracker: unknown tool ${call.name}`;
-}
 
 /** The config of a fresh playground session. */
 export function defaultConfig(sessionId) {
@@ -99,4 +61,5 @@ export const EXAMPLES = [
   'Where is the router set up? #mock-grep:fn \\w+\\(',
   '#mock-edit:src/routes.rs=/health=>/healthz',
   '#mock-call:mcp__tracker__search_issues={"query":"health"}',
+  '#mock-call:mcp__tracker__enable_editing',
 ];

@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: MIT
-// Request inspector: the exact JSON body of every model_request (the bytes the host POSTs),
-// with the prefix shared with the previous request's body greyed, the new bytes highlighted and
-// the unchanged tail (tools and options) plain; or the same body per item — the fields, then
-// each `input` item and each tool as a collapsible entry, pretty-printed, marked reused (equal
-// to the previous request's item at that index) or new (open). Plus the engine's cache_report
-// (SPEC §9) and, on a break, the explainer's reason in words.
-import { $, commonPrefix, el, facts, fmt, pct, pretty } from './util.js';
+// Request inspector: the exact JSON body of every model_request (the bytes the host POSTs), or
+// the same body per item (the fields, the instructions, each tool and each conversation item
+// collapsible and pretty-printed); either way compared with the previous request's body in
+// prompt order (body_diff.js), the order the cache-break explainer uses, so the highlight starts
+// where its break says: reused bytes greyed, bytes not reused highlighted, other members plain.
+// Plus the engine's cache_report and, on a break, the explainer's reason in words.
+// Selection: the newest request while a turn runs; when the turn ends, the request where it
+// broke the cache (if it did), named by a banner with a link while another request is shown.
+import { elements, promptDiff } from './body_diff.js';
+import { selectTab } from './tabs.js';
+import { $, el, facts, fmt, pct, pretty } from './util.js';
 
 let app;
 let chosen = null; // index into app.requests; null = follow the latest
 let perItem = false; // show the body per item instead of as exact bytes
+let pendingScroll = false; // the body changed while hidden: scroll to its first new byte when shown
+let turnStart = null; // index of the running turn's first request
+let lastBreak = null; // index of the last turn's first request with a cache break
 
-/** What each explainer reason means for the user (SPEC §9). */
+/** What each explainer reason means for the user (docs/protocol.md lists the reasons). */
 export const REASONS = {
   model_changed: 'The model changed: prompt caches are per model, so nothing could be reused.',
   cache_key_changed: 'The prompt_cache_key changed: a different cache namespace, nothing reused.',
@@ -66,21 +73,21 @@ function renderReport(request, index) {
   box.replaceChildren(...parts);
 }
 
-function renderBody(request, index) {
+/** The body compared with the previous request's, in prompt order (body_diff.js). */
+function diffOf(request, index) {
+  const previous = index > 0 ? app.requests[index - 1].body : '';
+  return promptDiff(previous, request.body, request.report);
+}
+
+function renderBody(request, diff) {
   const pre = $('request-body');
   const body = request.body;
-  const previous = index > 0 ? app.requests[index - 1].body : '';
-  const shared = commonPrefix(previous, body);
-  let tail = 0;
-  const limit = Math.min(previous.length, body.length) - shared;
-  while (tail < limit && previous.charCodeAt(previous.length - 1 - tail) === body.charCodeAt(body.length - 1 - tail)) tail += 1;
-  pre.dataset.reused = String(shared);
-  pre.dataset.fresh = String(body.length - shared - tail);
-  pre.replaceChildren(
-    el('span', { class: 'reused' }, body.slice(0, shared)),
-    el('mark', { class: 'fresh' }, body.slice(shared, body.length - tail)),
-    el('span', { class: 'tail' }, body.slice(body.length - tail)),
-  );
+  pre.dataset.reused = String(diff.reused);
+  pre.dataset.fresh = String(diff.fresh);
+  pre.dataset.freshFrom = diff.freshFrom ?? 'none';
+  const tag = { reused: ['span', 'reused'], fresh: ['mark', 'fresh'], plain: ['span', 'tail'] };
+  pre.replaceChildren(...diff.runs.map((r) => el(tag[r.kind][0], { class: tag[r.kind][1] }, body.slice(r.start, r.end))));
+  $('body-order-note').hidden = !diff.promptOrder;
 }
 
 function parseBody(text) {
@@ -104,40 +111,60 @@ function itemLabel(item) {
   return `${parts.join(' · ')}${preview ? ` — ${preview}` : ''}`;
 }
 
-function entry(index, label, value, reused) {
+/** `reused`, or — not reused — `new` (unlike the previous request's entry) or `re-sent`. */
+function status(range, part, same) {
+  if (part !== undefined && range.end <= part.reusedEnd) return 'reused';
+  return same ? 're-sent' : 'new';
+}
+
+const WORDS = { reused: 'reused', new: 'new', 're-sent': 'unchanged, after the first difference: not reused' };
+
+function entry(index, label, value, state) {
   const json = JSON.stringify(value);
-  return el('details', { class: `item ${reused ? 'reused' : 'fresh'}`, open: !reused || undefined, dataset: { index: String(index) } },
+  const reused = state === 'reused';
+  return el('details', { class: `item ${reused ? 'reused' : 'fresh'}`, open: !reused || undefined, dataset: { index: String(index), state } },
     el('summary', {}, el('span', { class: 'item-index' }, `#${index}`), ' ', label, ' ',
-      el('span', { class: 'item-size' }, `${fmt(new TextEncoder().encode(json).length)} B · ${reused ? 'reused' : 'new'}`)),
+      el('span', { class: 'item-size' }, `${fmt(new TextEncoder().encode(json).length)} B · ${WORDS[state]}`)),
     el('pre', {}, pretty(value)));
 }
 
-function renderItems(request, index) {
+/** The body per item, each marked as the exact-bytes view marks its bytes (same diff). */
+function renderItems(request, index, diff) {
   const box = $('request-items');
   const body = parseBody(request.body);
-  if (body === null || typeof body !== 'object') {
-    box.replaceChildren(el('p', { class: 'note' }, 'This body is not a JSON object; see the exact bytes.'));
+  if (body === null || typeof body !== 'object' || !diff.promptOrder) {
+    box.replaceChildren(el('p', { class: 'note' }, 'This body is not a JSON object with a prompt; see the exact bytes.'));
     return;
   }
-  const previous = index > 0 ? parseBody(app.requests[index - 1].body) : null;
-  const prevInput = Array.isArray(previous?.input) ? previous.input : [];
-  const input = Array.isArray(body.input) ? body.input : [];
-  const tools = Array.isArray(body.tools) ? body.tools : [];
-  const prevTools = JSON.stringify(previous?.tools ?? null);
-  const fields = Object.entries(body).filter(([k]) => k !== 'input' && k !== 'tools' && k !== 'instructions');
+  const previous = (index > 0 ? parseBody(app.requests[index - 1].body) : null) ?? {};
+  const part = (name) => diff.parts.find((p) => p.name === name);
+  const [instructions, tools, input] = ['instructions', 'tools', 'input'].map(part);
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const keys = new Set(diff.parts.map((p) => p.key));
+  const fields = Object.entries(body).filter(([k]) => !keys.has(k));
   const parts = [facts(fields.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))];
-  if (typeof body.instructions === 'string') {
-    const same = previous?.instructions === body.instructions;
-    parts.push(el('details', { class: `item ${same ? 'reused' : 'fresh'}` },
-      el('summary', {}, 'instructions ', el('span', { class: 'item-size' }, `${fmt(body.instructions.length)} characters · ${same ? 'reused' : 'new'}`)),
-      el('pre', {}, body.instructions)));
+  if (instructions) {
+    const value = body[instructions.key];
+    const state = status(instructions, instructions, same(previous[instructions.key], value));
+    parts.push(el('details', { class: `item ${state === 'reused' ? 'reused' : 'fresh'}`, dataset: { state } },
+      el('summary', {}, `${instructions.key} `, el('span', { class: 'item-size' }, `${fmt(instructions.end - instructions.start)} characters · ${WORDS[state]}`)),
+      el('pre', {}, typeof value === 'string' ? value : pretty(value))));
   }
-  parts.push(el('details', { class: `item ${JSON.stringify(tools) === prevTools ? 'reused' : 'fresh'}` },
-    el('summary', {}, `tools (${tools.length})`),
-    el('div', { class: 'items' }, tools.map((t, i) => entry(i, t.name ?? t.type, t, JSON.stringify(t) === JSON.stringify(previous?.tools?.[i]))))));
-  parts.push(el('h3', {}, `input (${input.length} items)`));
-  parts.push(el('div', { class: 'items input-items' },
-    input.map((item, i) => entry(i, itemLabel(item), item, i < prevInput.length && JSON.stringify(prevInput[i]) === JSON.stringify(item)))));
+  if (tools) {
+    const list = Array.isArray(body.tools) ? body.tools : [];
+    const ranges = elements(request.body, tools.start, tools.end);
+    const state = status(tools, tools, same(previous.tools, body.tools));
+    parts.push(el('details', { class: `item ${state === 'reused' ? 'reused' : 'fresh'}`, dataset: { state } },
+      el('summary', {}, `tools (${list.length}) · ${WORDS[state]}`),
+      el('div', { class: 'items' }, list.map((t, i) => entry(i, t.name ?? t.type, t, status(ranges[i], tools, same(previous.tools?.[i], t)))))));
+  }
+  if (input) {
+    const list = Array.isArray(body[input.key]) ? body[input.key] : [];
+    const ranges = elements(request.body, input.start, input.end);
+    parts.push(el('h3', {}, `${input.key} (${list.length} items)`));
+    parts.push(el('div', { class: 'items input-items' },
+      list.map((item, i) => entry(i, itemLabel(item), item, status(ranges[i], input, same(previous[input.key]?.[i], item))))));
+  }
   box.replaceChildren(...parts);
 }
 
@@ -148,9 +175,44 @@ function showMode() {
   $('request-items').hidden = !perItem;
 }
 
+/**
+ * Scrolls the body box (position: relative) to the first byte that is not reused; never the
+ * page. A hidden box has no layout, so the scroll waits until the Requests view is shown.
+ */
+function scrollToFresh() {
+  const pre = $('request-body');
+  if (pre.hidden || $('view-inspector').hidden) {
+    pendingScroll = true;
+    return;
+  }
+  pendingScroll = false;
+  const fresh = pre.querySelector('mark.fresh');
+  pre.scrollTop = fresh ? Math.max(0, fresh.offsetTop - 48) : 0;
+}
+
+/** Request ids in issue order, each once (a retry keeps its request's id). */
+const distinctIds = () => [...new Set(app.requests.map((r) => r.id))];
+
+/** The banner naming the last turn's cache break, with a link when another request is shown. */
+function renderBanner(index) {
+  const banner = $('break-banner');
+  const b = lastBreak === null ? undefined : app.requests[lastBreak];
+  if (b === undefined) {
+    banner.hidden = true;
+    return;
+  }
+  banner.hidden = false;
+  banner.dataset.request = b.id;
+  const shown = index === lastBreak;
+  banner.replaceChildren(`The last turn broke the prompt cache at ${b.id} (${b.report.break.reason})`,
+    shown ? ' — shown below.' : ' — ',
+    shown ? '' : el('button', { type: 'button', class: 'link', onclick: () => show(lastBreak) }, `show ${b.id}`));
+}
+
 function renderSelected() {
   const index = chosen ?? app.requests.length - 1;
   const request = app.requests[index];
+  renderBanner(index);
   if (request === undefined) {
     $('request-report').replaceChildren(el('p', { class: 'note' }, 'Send a message: each model request appears here with its exact body.'));
     $('request-body').replaceChildren();
@@ -158,14 +220,30 @@ function renderSelected() {
     $('request-badges').textContent = '';
     return;
   }
-  $('request-badges').textContent = `${index + 1} of ${app.requests.length}`;
+  const ids = distinctIds();
+  const attempt = request.attempt > 1 ? `, attempt ${request.attempt}` : '';
+  $('request-badges').textContent = `${ids.indexOf(request.id) + 1} of ${ids.length} requests${attempt}`;
+  const diff = diffOf(request, index);
   renderReport(request, index);
-  renderBody(request, index);
-  renderItems(request, index);
-  // Scroll the body box (position: relative) to the first new byte; never the page.
-  const pre = $('request-body');
-  const fresh = pre.querySelector('mark.fresh');
-  if (fresh) pre.scrollTop = Math.max(0, fresh.offsetTop - 48);
+  renderBody(request, diff);
+  renderItems(request, index, diff);
+  scrollToFresh();
+}
+
+/** Shows app.requests[index] (null: follow the newest). */
+function show(index) {
+  chosen = index === null || index === app.requests.length - 1 ? null : index;
+  renderList();
+  renderSelected();
+}
+
+/** Opens request `id` (its last attempt) in the Requests view. */
+export function showRequest(id) {
+  const index = app.requests.findLastIndex((r) => r.id === id);
+  if (index < 0) return;
+  selectTab('tab-inspector');
+  show(index);
+  scrollToFresh();
 }
 
 export function init(appState) {
@@ -174,20 +252,40 @@ export function init(appState) {
     $(id).addEventListener('click', () => {
       perItem = mode;
       showMode();
+      if (!perItem) scrollToFresh();
     });
   }
   showMode();
-  $('request-select').addEventListener('change', (e) => {
-    const index = Number(e.target.value);
-    chosen = index === app.requests.length - 1 ? null : index;
-    renderSelected();
+  $('view-inspector').addEventListener('tabshow', () => {
+    if (pendingScroll) scrollToFresh();
   });
+  $('request-select').addEventListener('change', (e) => show(Number(e.target.value)));
   app.on('request', () => {
     renderList();
     renderSelected();
   });
+  app.on('busy', (busy) => {
+    if (!busy) return;
+    // A new turn: follow its requests as they come.
+    turnStart = app.requests.length;
+    lastBreak = null;
+    chosen = null;
+  });
+  app.on('turn', () => {
+    if (turnStart === null) return;
+    // The turn's first cache break, not its newest request, is what the user needs to see.
+    const index = app.requests.findIndex((r, i) => i >= turnStart && r.report?.break);
+    turnStart = null;
+    if (index < 0) return;
+    lastBreak = index;
+    if (chosen === null) show(index);
+    else renderSelected();
+  });
+  app.on('show-request', showRequest);
   app.on('reset', () => {
     chosen = null;
+    turnStart = null;
+    lastBreak = null;
     renderList();
     renderSelected();
   });

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Playground entry: loads the `agentctx` package (import map), owns the app state and the one
 // session, and wires the panels. Every model request goes through runTurn with the mock model
-// (offline, default) or OpenAI's Responses API when an API key is typed in. The key lives only
-// in memory (`app.apiKey` and the password field): never in storage, never in rollouts (they
-// hold engine output only), never in a URL.
+// (offline, default) or, when the session's provider has an API key typed in, that provider's
+// API. Keys are kept one per provider account — OpenAI (Responses and Chat Completions) and
+// Anthropic — so a key is only ever sent to the provider it was typed for. They live only in
+// memory (`app.apiKeys` and the password field, relabelled per provider): never in storage,
+// never in rollouts (they hold engine output only), never in a URL or a log.
 // Panels subscribe to topics: files, config, request, usage, turn, rollout, reset, busy,
 // tool-output (a tool call's output was recorded: the model may have changed files).
 import {
@@ -11,7 +13,8 @@ import {
   openAIResponsesClient, runTurn,
 } from 'agentctx';
 
-import { DEMO_FILES, FS_NAME, defaultConfig, trackerTool } from './demo.js';
+import { DEMO_FILES, FS_NAME, defaultConfig } from './demo.js';
+import { attachTracker } from './tracker.js';
 import { $, mergePatch } from './util.js';
 import * as chat from './chat.js';
 import * as workspace from './workspace.js';
@@ -44,7 +47,8 @@ const app = {
   edits: new Map(),
   busy: false,
   abort: null,
-  apiKey: '',
+  /** API keys by provider account (keyAccount); '' = none: the mock model answers. */
+  apiKeys: { openai: '', anthropic: '' },
   listeners: new Map(),
 
   on(topic, fn) {
@@ -79,14 +83,14 @@ const app = {
 
   event(event) {
     if (event.type === 'cache_report') {
-      // Events precede the model_request effect of the same call (SPEC §2.6): keep it for it.
+      // Events precede the model_request effect of the same call: keep it for that effect.
       this.reports.set(event.request_id, event);
     } else if (event.type === 'token_usage') {
       const request = [...this.requests].reverse().find((r) => r.id === event.request_id);
       if (request) request.usage = event;
       if (request?.purpose === 'compact') {
-        // Costed, but not a bar: rollouts do not rebuild compaction requests (SPEC §13.4), and
-        // the chart must look the same after an export and import.
+        // Costed, but not a bar: rollouts do not rebuild compaction requests (docs/replay.md),
+        // and the chart must look the same after an export and import.
         this.compactionUsage.push(event);
       } else {
         this.usage.push({ ...event, compactionBefore: this.pendingCompaction === true });
@@ -127,16 +131,23 @@ const app = {
     }
   },
 
+  /** The session's provider: responses, chat or anthropic. */
+  provider() {
+    return this.config?.provider ?? 'responses';
+  },
+
   modelClient() {
-    // The session's provider (issue 15) picks the API; the mock answers every provider.
-    const provider = this.config?.provider ?? 'responses';
-    if (this.apiKey !== '' && provider === 'anthropic') {
+    // The session's provider picks the API, and only its own account's key is used; without
+    // one the mock answers every provider.
+    const provider = this.provider();
+    const apiKey = this.apiKeys[keyAccount(provider)];
+    if (apiKey === '') return mockModelClient(this.engine, { now: this.now, eventDelayMs: 6 });
+    if (provider === 'anthropic') {
       // Anthropic refuses browser requests without this opt-in header (the key stays in memory).
-      return anthropicMessagesClient({ apiKey: this.apiKey, headers: { 'anthropic-dangerous-direct-browser-access': 'true' } });
+      return anthropicMessagesClient({ apiKey, headers: { 'anthropic-dangerous-direct-browser-access': 'true' } });
     }
-    if (this.apiKey !== '' && provider === 'chat') return chatCompletionsClient({ apiKey: this.apiKey });
-    if (this.apiKey !== '') return openAIResponsesClient({ apiKey: this.apiKey });
-    return mockModelClient(this.engine, { now: this.now, eventDelayMs: 6 });
+    if (provider === 'chat') return chatCompletionsClient({ apiKey });
+    return openAIResponsesClient({ apiKey });
   },
 
   /** Runs one turn (a message, or the effects of a call such as a manual compaction). */
@@ -146,10 +157,11 @@ const app = {
     this.abort = new AbortController();
     this.emit('busy', true);
     try {
+      await this.tracker.flush(); // a tracker tool-list change waiting since the last turn
       const result = await runTurn(this.session, {
         ...turn,
         model: this.modelClient(),
-        tools: (call) => (call.server === 'tracker' ? trackerTool(call) : `unknown host tool ${call.name}`),
+        tools: this.tracker.handler(),
         signal: this.abort.signal,
         now: this.now,
         onEffect: (effect) => this.effect(effect),
@@ -185,7 +197,7 @@ const app = {
 
   effect(effect) {
     if (effect.type === 'model_request') {
-      // A retry keeps its id (and its cache report: a retry is not a new request, SPEC §9).
+      // A retry keeps its id (and its cache report: a retry is not a new request).
       // The body crosses the engine boundary as bytes (sent as is); the inspector shows its text.
       this.requests.push({
         ...effect, body: effect.bodyText, bytes: effect.body.length,
@@ -220,27 +232,50 @@ const app = {
 };
 
 const PROVIDER_NAMES = { responses: 'OpenAI Responses API', chat: 'Chat Completions API', anthropic: 'Anthropic Messages API' };
+const ACCOUNTS = { openai: { label: 'OpenAI API key', placeholder: 'sk-…' }, anthropic: { label: 'Anthropic API key', placeholder: 'sk-ant-…' } };
+
+/** Whose key a provider's requests carry: Anthropic's, or OpenAI's (Responses, Chat Completions). */
+export const keyAccount = (provider) => (provider === 'anthropic' ? 'anthropic' : 'openai');
+
+/** Labels the key field by the session's provider, shows that provider's key and the model source. */
+let shownAccount = null;
+function showKey() {
+  const account = keyAccount(app.provider());
+  const field = $('api-key');
+  if (account !== shownAccount) {
+    // Another provider account: its own key (or none) in the field, never the other one's.
+    $('api-key-label').textContent = ACCOUNTS[account].label;
+    field.placeholder = ACCOUNTS[account].placeholder;
+    field.value = app.apiKeys[account];
+    shownAccount = account;
+  }
+  const mock = app.config?.model.slug.startsWith('mock') ?? true;
+  $('model-source').textContent = app.apiKeys[account] === ''
+    ? 'mock model (offline)'
+    : `${PROVIDER_NAMES[app.provider()]} (key in memory only)${mock ? ' — set Model to a real model name' : ''}`;
+}
 
 async function main() {
   app.engine = await createEngine();
   $('engine-version').textContent = app.engine.version();
   app.fs = createMemoryFileSystem(DEMO_FILES, { clock: () => Date.now() });
+  // The in-page MCP server (tracker.js), through the package's MCP adapter.
+  app.tracker = await attachTracker(app, (text) => chat.note(text, 'tools'));
   for (const panel of [chat, workspace, settings, inspector, cache, world, agents, rollout]) panel.init(app);
   initTabs();
 
   $('key-form').addEventListener('submit', (e) => e.preventDefault());
   $('api-key').addEventListener('input', (e) => {
-    app.apiKey = e.target.value.trim();
-    const mock = app.config?.model.slug.startsWith('mock') ?? true;
-    $('model-source').textContent = app.apiKey === ''
-      ? 'mock model (offline)'
-      : `${PROVIDER_NAMES[app.config?.provider ?? 'responses']} (key in memory only)${mock ? ' — set Model to a real model name' : ''}`;
+    app.apiKeys[keyAccount(app.provider())] = e.target.value.trim();
+    showKey();
   });
+  app.on('config', showKey);
   $('compact').addEventListener('click', () => app.compact());
   $('new-session').addEventListener('click', () => {
     if (!app.busy) app.startSession();
   });
   app.startSession();
+  app.status('');
 }
 
 main().then(

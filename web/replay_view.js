@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Replay tab's figures (issue 13), drawn from a `rollout.inspect` report and its request
+// The Replay tab's figures, drawn from a `rollout.inspect` report and its request
 // dump: input tokens per request stacked cached / new / lost, the lost part coloured by cause;
 // uncached input by cause with its cost at the page's prices (and, under Anthropic pricing, the
 // cache writes' premium); and a diff of any reconstructed
@@ -7,7 +7,7 @@
 // Invariants: every figure comes from the report (usage counted once per request by the
 // engine); the chart draws the reconstructed requests with usage, and the usage-only ones
 // (compaction requests, responses without recorded output) are costed but not drawn, and said.
-import { ANTHROPIC_WRITE, ANTHROPIC_WRITE_1H, H, PAD, W, chartFrame } from './chart.js';
+import { ANTHROPIC_WRITE, ANTHROPIC_WRITE_1H, H, PAD, W, axisItems, barGroup, chartFrame } from './chart.js';
 
 /** The cache writes' premium over the input price of a replay summary, in input-price tokens:
  * 5-minute writes 0.25 each, 1-hour writes 1 each. */
@@ -38,12 +38,16 @@ export function drawnRequests(report) {
   return report.requests.filter((r) => r.reconstructed && r.input_tokens !== null);
 }
 
-/** Renders the stacked chart into `container`. data-series keeps [input, cached] per bar. */
-export function renderReplayChart(container, report) {
+/**
+ * Renders the stacked chart into `container`. data-series keeps [input, cached] per bar; the x
+ * axis names request ids; `onBar(id)`, when given, makes each bar open its request.
+ */
+export function renderReplayChart(container, report, onBar) {
   const id = container.id;
   const rows = drawnRequests(report);
   const n = rows.length;
-  const { max, plotW, plotH, slot, barW, y, items, labelEvery } = chartFrame(n, Math.max(0, ...rows.map((r) => r.input_tokens)));
+  const frame = chartFrame(n, Math.max(0, ...rows.map((r) => r.input_tokens)));
+  const { slot, barW, y, items } = frame;
   const markers = [];
   const present = new Set();
   rows.forEach((r, i) => {
@@ -54,25 +58,20 @@ export function renderReplayChart(container, report) {
       const tokens = r.lost_tokens_by_cause?.[cause] ?? 0;
       if (tokens > 0) parts.push([cause, tokens, `cause-${cause}`]);
     }
+    const rects = [svg('rect', { x, y: PAD.top, width: barW, height: y(0) - PAD.top, class: 'hit' },
+      svg('title', {}, `${r.request_id}: ${fmt(r.input_tokens)} input tokens`))];
     let base = 0;
     for (const [name, tokens, cls] of parts) {
       if (tokens <= 0) continue;
       present.add(name);
-      items.push(svg('rect', { x, y: y(base + tokens), width: barW, height: y(base) - y(base + tokens), class: cls },
+      rects.push(svg('rect', { x, y: y(base + tokens), width: barW, height: y(base) - y(base + tokens), class: cls },
         svg('title', {}, `${r.request_id}: ${fmt(tokens)} ${name === 'cached' ? 'cached' : LABEL[name]}`)));
       base += tokens;
     }
+    items.push(barGroup(r.request_id, `${r.request_id}: ${fmt(r.input_tokens)} input tokens — show what changed`, onBar, ...rects));
     if (r.after_compaction) markers.push(i);
-    if (i % labelEvery === 0) {
-      items.push(svg('text', { x: x + barW / 2, y: H - PAD.bottom + 14, 'text-anchor': 'middle', class: 'axis' }, String(i + 1)));
-    }
   });
-  for (const m of markers) {
-    const x = PAD.left + m * slot;
-    items.push(svg('line', { x1: x, x2: x, y1: PAD.top, y2: y(0), class: 'marker' }));
-    items.push(svg('text', { x: x + 3, y: PAD.top + 10, class: 'marker-label' }, 'compaction'));
-  }
-  items.push(svg('text', { x: PAD.left + plotW / 2, y: H - 4, 'text-anchor': 'middle', class: 'axis' }, 'request'));
+  items.push(...axisItems(rows.map((r) => r.request_id), markers, frame));
   const s = report.summary;
   const summary = n === 0 ? 'No reconstructed request with reported usage.'
     : `${n} requests drawn, ${fmt(s.input_tokens)} input tokens, ${fmt(s.cached_input_tokens)} cached, ` +
@@ -88,13 +87,13 @@ export function renderReplayChart(container, report) {
     },
   },
   el('figcaption', { id: `${id}-caption` }, 'Imported rollout: input tokens per request —', keys),
-  svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `${id}-caption ${id}-desc`, class: 'bars' },
+  svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-labelledby': `${id}-caption ${id}-desc`, class: 'bars' },
     svg('desc', { id: `${id}-desc` }, summary), ...items),
   el('p', { class: 'chart-summary' }, summary),
   el('details', {}, el('summary', {}, 'Data table'),
     el('table', {},
-      el('thead', {}, el('tr', {}, ['#', 'request', 'input', 'cached', 'new', 'lost', 'cause'].map((h) => el('th', { scope: 'col' }, h)))),
-      el('tbody', {}, rows.map((r, i) => el('tr', {}, el('td', {}, String(i + 1)), el('td', {}, r.request_id),
+      el('thead', {}, el('tr', {}, ['request', 'input', 'cached', 'new', 'lost', 'cause'].map((h) => el('th', { scope: 'col' }, h)))),
+      el('tbody', {}, rows.map((r) => el('tr', {}, el('td', {}, r.request_id),
         el('td', {}, fmt(r.input_tokens)), el('td', {}, fmt(r.cached_input_tokens)), el('td', {}, fmt(r.new_input_tokens)),
         el('td', {}, fmt(r.lost_tokens)), el('td', {}, r.cause ?? '—')))))));
   container.replaceChildren(figure);
@@ -107,7 +106,7 @@ export function causeTable(report, prices) {
   if (rows.length === 0) return el('p', { class: 'note', id: 'replay-causes' }, 'No reported usage: nothing to explain.');
   const count = (cause) => report.requests.filter((r) => (r.lost_tokens_by_cause?.[cause] ?? 0) > 0).length;
   const share = (t) => (s.uncached_input_tokens ? `${((100 * t) / s.uncached_input_tokens).toFixed(2)} %` : '—');
-  // Anthropic pricing (issue 15): the written tokens are uncached too and cost a premium on top.
+  // Anthropic pricing: the written tokens are uncached too and cost a premium on top.
   const writes = s.pricing === 'anthropic' && s.cache_write_input_tokens > 0
     ? `; ${fmt(s.cache_write_input_tokens)} of them written to the cache, ` +
       `+$${(writePremiumTokens(s) * prices.input / 1e6).toFixed(4)} at ${ANTHROPIC_WRITE}× the input price` +

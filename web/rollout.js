@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Rollout export and import. Export downloads the session's persisted lines as JSONL (each line
-// + LF, SPEC §13.1) — engine output only, so an API key can never be in it. Import reads an
-// agentctx or Codex rollout and shows `rollout.inspect` (SPEC §13.4, issue 13): the requests it
+// + LF) — engine output only, so an API key can never be in it. Import reads an
+// agentctx or Codex rollout and shows `rollout.inspect` (docs/replay.md): the requests it
 // implies, every uncached token by cause (replay_view.js), the cost of each request counted once
 // at the page's prices, and a diff of any request against its predecessor.
 import { costText, pricingRule } from './chart.js';
@@ -49,7 +49,7 @@ function render() {
   $('replay-empty').hidden = true;
   $('replay').hidden = false;
   $('replay-title').textContent = `Replay of ${name}`;
-  renderReplayChart($('chart-replay'), report);
+  renderReplayChart($('chart-replay'), report, showReplayRequest);
   const onlyUsage = s.usage_only_requests;
   const rows = usageRows(report);
   showRule($('cost-rule-replay'), pricingRule(rows, s.pricing ?? 'openai'));
@@ -64,9 +64,11 @@ function render() {
     ['lines', fmt(report.lines)],
     ['requests', `${fmt(s.requests)} reconstructed, ${fmt(drawnRequests(report).length)} with reported usage` +
       (onlyUsage ? ` (${fmt(onlyUsage)} usage-only)` : '') + `; ${fmt(s.repeated_usage_lines)} repeated usage lines counted once`],
-    ['reported cached', `${fmt(s.cached_input_tokens)} of ${fmt(s.input_tokens)} input tokens (${pct(s.reported_cached_bp)})`],
+    ['reported cached', rows.length === 0 ? 'no usage recorded (the rollout has no token counts)'
+      : `${fmt(s.cached_input_tokens)} of ${fmt(s.input_tokens)} input tokens (${pct(s.reported_cached_bp)})`],
     ...(s.cache_write_input_tokens === undefined ? [] : [['cache writes', `${fmt(s.cache_write_input_tokens)} input tokens written (Anthropic pricing)`]]),
-    ['uncached', `${fmt(s.uncached_input_tokens)} = ${fmt(s.new_input_tokens)} new + ${fmt(s.lost_tokens)} lost`],
+    ['uncached', rows.length === 0 ? 'unknown without usage'
+      : `${fmt(s.uncached_input_tokens)} = ${fmt(s.new_input_tokens)} new + ${fmt(s.lost_tokens)} lost`],
     ['rollout total', total === null ? '(not recorded)' : s.usage_matches_rollout_total ? 'matches the sum of the requests'
       : `differs: ${fmt(total.input_tokens)} input, ${fmt(total.cached_input_tokens)} cached`],
     ['prefix reuse', `${pct(s.reuse_bp)} (best possible ${pct(s.max_reuse_bp)}; tools are not in rollouts)`],
@@ -88,6 +90,15 @@ function render() {
   $('replay-request').value = String(worst);
   renderDiff();
   $('replay-table').textContent = table;
+}
+
+/** Shows what changed in request `id` (a bar of the replay chart) against the one before it. */
+function showReplayRequest(id) {
+  const i = imported?.dump.requests.findIndex((r) => r.request_id === id) ?? -1;
+  if (i < 0) return;
+  $('replay-request').value = String(i);
+  renderDiff();
+  $('replay-request').scrollIntoView({ block: 'nearest' });
 }
 
 async function importRollout(file) {

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Settings panel: each control becomes one `update` call with a merge-patch delta (SPEC §2.2),
+// Settings panel: each control becomes one `update` call with a merge-patch delta (docs/config.md),
 // e.g. {"cwd": …} (shorthand), {"sandbox":{"mode":…}}, {"tools":[…]} (arrays replace whole).
 // The engine validates the whole config; a rejected delta changes nothing and the form is
 // reset from the current config. Changes take effect at the next step. The choices of the enum
 // selects come from the package (ENUM_VALUES, generated from the protocol description).
 import { ENUM_VALUES } from 'agentctx';
-import { TRACKER_TOOLS } from './demo.js';
 import { $ } from './util.js';
 
 let app;
@@ -30,7 +29,7 @@ function deltaFor(name) {
     case 'refresh': return { agents_md: { refresh: f.refresh.value } };
     case 'provider': return { provider: f.provider.value };
     case 'builtin_tools': return { builtin_tools: f.builtin_tools.checked };
-    case 'mcp': return { tools: f.mcp.checked ? TRACKER_TOOLS : [] };
+    case 'mcp': return { tools: f.mcp.checked ? app.tracker.tools() : [] };
     case 'tool_policy': return { tool_policy: f.tool_policy.value };
     default: return null;
   }

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: MIT
 // WAI-ARIA tabs for the inspection views: click or arrow keys (Left/Right/Home/End) switch;
-// only the selected tab is in the tab order.
+// only the selected tab is in the tab order. A panel that becomes visible gets a `tabshow`
+// event once the others are hidden, so a view can do what needs a layout, e.g. scroll to a position.
 let tabs = [];
 
 /** Shows the panel of the tab with id `tabId`. */
 export function selectTab(tabId, focus = false) {
+  let shown = null;
   for (const tab of tabs) {
     const selected = tab.id === tabId;
     tab.setAttribute('aria-selected', selected ? 'true' : 'false');
     tab.tabIndex = selected ? 0 : -1;
-    document.getElementById(tab.getAttribute('aria-controls')).hidden = !selected;
+    const panel = document.getElementById(tab.getAttribute('aria-controls'));
+    if (selected && panel.hidden) shown = panel;
+    panel.hidden = !selected;
     if (selected && focus) tab.focus();
   }
+  shown?.dispatchEvent(new Event('tabshow'));
 }
 
 export function initTabs() {

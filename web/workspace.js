@@ -96,17 +96,24 @@ function refreshFromModel() {
   render();
 }
 
-function open(path) {
+/**
+ * Opens `path` in the editor. `reveal`: scroll the tree box (never the page) just enough to show
+ * the file; the first file opened does not, so the tree starts at its root.
+ */
+function open(path, reveal = true) {
   selected = path;
   $('file-path').value = path;
   loadedText = readText(app.fs, path) ?? '';
   $('file-content').value = loadedText;
   $('file-note').textContent = '';
   render();
-  // Keep the open file visible inside the tree box (never scroll the page).
   const tree = $('file-tree');
   const current = tree.querySelector('[aria-current="true"]');
-  if (current) tree.scrollTop = Math.max(0, current.offsetTop - tree.clientHeight / 2);
+  if (!reveal || !current) return;
+  const top = current.offsetTop;
+  const bottom = top + current.offsetHeight;
+  if (top < tree.scrollTop) tree.scrollTop = top;
+  else if (bottom > tree.scrollTop + tree.clientHeight) tree.scrollTop = bottom - tree.clientHeight;
 }
 
 let editCounter = 0;
@@ -167,5 +174,5 @@ export function init(appState) {
   app.on('turn', refreshFromModel);
   agentsChanges();
   render();
-  open('/repo/services/api/AGENTS.md');
+  open('/repo/services/api/AGENTS.md', false);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// World-state timeline: the `world_state` rollout lines of the session (SPEC §6.5, §13.1) — the
+// World-state timeline: the `world_state` rollout lines of the session — the
 // first full snapshot, then one RFC 7386 patch per step where something changed — each under
 // the turn it belongs to; plus the current baseline (`world_state` query).
 import { $, el, pretty } from './util.js';

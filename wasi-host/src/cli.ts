@@ -1,24 +1,27 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// `agentctx`, the sandboxed CLI (issue 7) over the WASI guest (guest.ts); commands.ts has the
-// commands, this file the flags, their validation, the help text and the exit codes.
+// `agentctx`, the sandboxed CLI over the WASI guest (guest.ts); commands.ts has the commands,
+// this file the flags, their validation, the exit codes and what each command's help says
+// (help.ts renders it: `agentctx help [CMD]`, `agentctx CMD --help`).
 // Invariants:
 //  - Every command runs the engine inside agentctx.wasm with at most two preopens:
 //    --workspace as /workspace (read-only unless --writable) and --home as /state.
-//  - Every flag is documented in --help; a command refuses flags it does not use.
+//  - Every flag is documented in --help, and in the help of each command that takes it; a
+//    command refuses flags it does not use.
 //  - stdout carries only results; diagnostics are one line on stderr, prefixed `agentctx: `.
 //    Exit codes: 0 ok, 1 engine error / failed turn / runtime failure, 2 usage error (bad flag,
 //    argument, file or script line), 130 interrupted by the user.
-//  - Uses the global `process`; never imports node:process (TOOLCHAIN §5).
+//  - Uses the global `process`; never imports node:process.
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import {
-  HostInputError, guestCwd, isObject, readConfigFile,
+  HostInputError, guestCwd, isObject, parseFeatures, readConfigFile,
 } from './config.js';
 import { CLI_ENUM_FLAGS, enumFlagProblem } from './generated/cli_enums.js';
+import { commandHelp, globalHelp } from './help.js';
 import type { CliEnumFlag } from './generated/cli_enums.js';
 import type { CliOptions, GuestLoader, ReplayFlags } from './commands.js';
 import type { GuestOptions, WasiGuest } from './guest.js';
@@ -40,7 +43,7 @@ type OptionName =
   | 'agents-refresh' | 'model' | 'provider' | 'base-url' | 'api-key-env' | 'json' | 'interactive' | 'script'
   | 'dump-requests' | 'max-retries' | 'retry-base-ms' | 'request-timeout-ms' | 'format' | 'port'
   | 'clock' | 'requests' | 'cache-ttl-ms' | 'price-input' | 'price-cached' | 'price-cache-write' | 'price-output'
-  | 'top';
+  | 'top' | 'mcp' | 'feature';
 
 interface OptionDoc {
   name: OptionName;
@@ -49,6 +52,8 @@ interface OptionDoc {
   arg?: string;
   /** The value is optional and given as --name=VALUE; bare --name means `bare` (--trust). */
   optional?: { bare: string };
+  /** Repeatable: every occurrence is kept (--mcp). */
+  multiple?: boolean;
   help: string;
 }
 
@@ -56,7 +61,8 @@ const OPTIONS: OptionDoc[] = [
   { name: 'workspace', type: 'string', arg: 'DIR', help: 'host directory the engine sees as /workspace (default: the current directory)' },
   { name: 'cwd', type: 'string', arg: 'PATH', help: 'working directory inside the workspace: relative to it, /workspace/..., or a host path inside it (default: the workspace root)' },
   { name: 'home', type: 'string', arg: 'DIR', help: 'agentctx home, mounted as /state: global AGENTS.md and rollouts in sessions/ (default: $AGENTCTX_HOME, else ~/.agentctx)' },
-  { name: 'config', type: 'string', arg: 'FILE.json', help: 'engine config keys (SPEC §2.2), merged under the flags' },
+  { name: 'config', type: 'string', arg: 'FILE.json', help: 'engine config keys (docs/config.md), merged under the flags' },
+  { name: 'mcp', type: 'string', arg: 'NAME=COMMAND…', multiple: true, help: 'an MCP server for the session (repeatable): NAME=COMMAND [ARGS…] (one argument, quoted) or NAME=URL (streamable HTTP); its tools become mcp__NAME__TOOL; more in --config mcp_servers (docs/mcp.md). MCP servers run on the host, outside the WASI sandbox, with your rights: each tool call is asked about first (y/n/always on a terminal; refused in scripts and pipes) unless --approval never or the server\'s approved_tools lists it' },
   { name: 'writable', type: 'boolean', help: 'let the engine write below /workspace (default: read-only; sandbox defaults to workspace-write)' },
   { name: 'allow-hardlinks', type: 'boolean', help: 'let the engine read workspace files that have more than one hard link (default: refused, since another link may be outside the workspace; such files are never written)' },
   { name: 'trust', type: 'string', arg: 'trusted|untrusted', optional: { bare: 'trusted' }, help: 'trust the workspace: read its project AGENTS.md files; --trust=untrusted overrides a --config file (default: untrusted, only the global one)' },
@@ -65,10 +71,11 @@ const OPTIONS: OptionDoc[] = [
   { name: 'agents-refresh', type: 'string', arg: 'MODE', help: `AGENTS.md refresh: ${CLI_ENUM_FLAGS['agents-refresh'].join(', ')} (default: selection)` },
   { name: 'model', type: 'string', arg: 'SLUG', help: 'model slug; `mock` (default) is the embedded mock model, no network' },
   { name: 'provider', type: 'string', arg: 'API', help: 'model API the requests are rendered for: responses (OpenAI Responses, default), chat (Chat Completions: OpenAI, vLLM, llama.cpp) or anthropic (Messages, with cache_control breakpoints); overrides the --config file\'s provider; replay: whose cache rules and prices apply (default: anthropic when the rollout records cache writes, else responses)' },
+  { name: 'feature', type: 'string', arg: 'NAME=on|off', multiple: true, help: `a provider feature on or off for this session (repeatable): ${CLI_ENUM_FLAGS.feature.join(', ')}; unset features are automatic: on at the provider's official endpoint where the model has them, off with --base-url (serve-mock has them all: turn them on there); an endpoint that refuses one gets the request again without it (docs/providers.md)` },
   { name: 'base-url', type: 'string', arg: 'URL', help: 'API base URL (default for a non-mock model: https://api.openai.com/v1, or https://api.anthropic.com/v1 with --provider anthropic); any URL, even with --model mock, uses HTTP (e.g. agentctx serve-mock)' },
   { name: 'api-key-env', type: 'string', arg: 'VAR', help: 'environment variable holding the API key (default: OPENAI_API_KEY, or ANTHROPIC_API_KEY when the provider is anthropic, by --provider or in --config; optional with --base-url); the key is sent only in the request headers, never written to rollouts, logs or dumps' },
   { name: 'json', type: 'boolean', help: 'machine-readable output: one JSON object per line (effects, host records; replay: the report)' },
-  { name: 'interactive', type: 'boolean', short: 'i', help: 'run: a REPL after the optional PROMPT (one turn per line; /compact, /exit)' },
+  { name: 'interactive', type: 'boolean', short: 'i', help: 'run: a REPL after the optional PROMPT (one turn per line; /compact, /help, /exit)' },
   { name: 'script', type: 'string', arg: 'FILE.jsonl', help: 'run: a scripted session (see Scripts below)' },
   { name: 'dump-requests', type: 'string', arg: 'DIR', help: 'run, resume: write every request body as DIR/NNNN.json exactly as sent; replay: every reconstructed request ({model, instructions?, input}: what the model saw) as DIR/NNNN.json, NNNN from its request id' },
   { name: 'max-retries', type: 'string', arg: 'N', help: 'run, resume: retries of a retryable model error per request (default: 4)' },
@@ -88,7 +95,7 @@ const OPTIONS: OptionDoc[] = [
 
 const SESSION_OPTIONS: OptionName[] = [
   'workspace', 'cwd', 'home', 'config', 'writable', 'allow-hardlinks', 'trust', 'sandbox', 'approval', 'agents-refresh',
-  'model', 'provider', 'base-url', 'api-key-env', 'json',
+  'model', 'provider', 'base-url', 'api-key-env', 'json', 'mcp', 'feature',
 ];
 const TURN_OPTIONS: OptionName[] = ['interactive', 'dump-requests', 'max-retries', 'retry-base-ms', 'request-timeout-ms'];
 
@@ -99,6 +106,10 @@ interface Command {
   /** Most positional arguments after the command name (a PROMPT is one argument: quote it). */
   maxArgs: number;
   options: OptionName[];
+  /** Shell lines for the command's help (`agentctx help CMD`). */
+  examples: string[];
+  /** More for the command's help, one paragraph each. */
+  notes?: string[];
   run: (args: string[], options: CliOptions) => Promise<number>;
 }
 
@@ -108,69 +119,85 @@ const COMMANDS: Command[] = [
   {
     name: 'run', maxArgs: 1, usage: 'run [OPTIONS] PROMPT', summary: 'one turn against the model; --interactive for a REPL, --script FILE.jsonl for a scripted session',
     options: [...SESSION_OPTIONS, ...TURN_OPTIONS, 'script'],
+    examples: [
+      'agentctx run --workspace ~/src/app "Please read README.md"',
+      'agentctx run --trust --writable --workspace ~/src/app "#mock-edit:notes.txt=world=>there"',
+      'agentctx run --interactive --workspace ~/src/app',
+      'OPENAI_API_KEY=sk-… agentctx run --model gpt-5.5 --workspace ~/src/app "Why does the build fail?"',
+      'agentctx run --script session.jsonl --workspace ~/src/app',
+      'agentctx run --approval never --mcp \'everything=npx -y @modelcontextprotocol/server-everything\' \'#mock-call:mcp__everything__echo={"message":"hi"}\'',
+    ],
+    notes: [
+      'PROMPT is one argument: quote it. The reply goes to stdout, progress to stderr, the rollout to\n' +
+      '<home>/sessions/. The workspace is read-only unless --writable, and untrusted unless --trust:\n' +
+      'then its AGENTS.md files are not read (the CLI says how many it found). The default model,\n' +
+      'mock, answers offline; #mock-… directives make it call the tools (docs/tools.md).',
+      'The REPL (--interactive): one turn per line; /compact compacts, /help lists the commands,\n' +
+      '/exit (or Ctrl-D) ends; any other /word is refused, and //text sends /text.',
+    ],
     run: async (a, o) => (await loadCommands()).runCommand(a, o, loadGuest),
   },
   {
     name: 'resume', maxArgs: 2, usage: 'resume FILE.jsonl [PROMPT]', summary: 'continue a session from its rollout (a REPL without PROMPT)',
     options: [...SESSION_OPTIONS, ...TURN_OPTIONS],
+    examples: [
+      'agentctx resume "$(ls -t ~/.agentctx/sessions/*.jsonl | head -1)"',
+      'agentctx resume ~/.agentctx/sessions/rollout-2026-06-01T10-00-00-6f1e.jsonl "Now run the tests"',
+    ],
+    notes: [
+      'The session continues with its own history: the next request reuses the cached prefix. A\n' +
+      'rollout under --home is continued in place; any other file is copied there first.',
+    ],
     run: async (a, o) => (await loadCommands()).resumeCommand(a, o, loadGuest),
   },
   {
     name: 'inspect', maxArgs: 1, usage: 'inspect [OPTIONS] [PROMPT]', summary: 'print the next request body, the AGENTS.md text or the world state, without calling a model',
-    options: ['workspace', 'cwd', 'home', 'config', 'writable', 'allow-hardlinks', 'trust', 'sandbox', 'approval', 'agents-refresh', 'model', 'provider', 'json', 'format'],
+    options: ['workspace', 'cwd', 'home', 'config', 'writable', 'allow-hardlinks', 'trust', 'sandbox', 'approval', 'agents-refresh', 'model', 'provider', 'json', 'format', 'mcp'],
+    examples: [
+      'agentctx inspect --workspace ~/src/app "Please read README.md"',
+      'agentctx inspect --trust --format agents --workspace ~/src/app',
+      'agentctx inspect --provider anthropic --format breakpoints "hi"',
+    ],
     run: async (a, o) => (await loadCommands()).inspectCommand(a, o, loadGuest),
   },
   {
     name: 'replay', maxArgs: 1, usage: 'replay FILE.jsonl', summary: 'prompt-cache replay of an agentctx or Codex rollout: every uncached token by cause, costs (a table; --json: the report)',
     options: ['json', 'requests', 'dump-requests', 'provider', 'cache-ttl-ms', 'price-input', 'price-cached', 'price-cache-write', 'price-output', 'top'],
+    examples: [
+      'agentctx replay "$(ls -t ~/.agentctx/sessions/*.jsonl | head -1)"',
+      'agentctx replay --requests --price-input 2 --price-cached 0.5 --price-output 8 ~/.codex/sessions/2026/06/01/rollout.jsonl',
+      'agentctx replay --json FILE.jsonl > report.json',
+    ],
+    notes: ['A rollout without token counts (an older Codex layout) has no cost: the replay says so and\nstill shows the prefix reuse. docs/replay.md explains every figure.'],
     run: async (a, o) => (await loadCommands()).replayCommand(a, o, loadGuest),
   },
   {
     name: 'serve-mock', maxArgs: 0, usage: 'serve-mock [--port N] [--clock=step:MS]', summary: 'serve the mock model on 127.0.0.1 until Ctrl-C as the Responses API, Chat Completions (/v1/chat/completions) and Anthropic Messages (/v1/messages), each with its cache rules (SSE with stream:true, else one JSON answer)',
     options: ['port', 'clock'],
+    examples: [
+      'agentctx serve-mock --port 8080',
+      'agentctx run --base-url http://127.0.0.1:8080/v1 --workspace ~/src/app "Please read README.md"',
+      'curl -s http://127.0.0.1:8080/v1/models',
+    ],
+    notes: [
+      'POST /v1/responses, /v1/chat/completions and /v1/messages answer like those APIs, each with its\n' +
+      'cache rules; a request without `input` (or `messages`) gets the API\'s 400 error; GET /v1/models\n' +
+      'lists the mock models (any model name is answered). Ctrl-C stops the server.',
+    ],
     run: async (a, o) => (await loadCommands()).serveMockCommand(a, o, loadGuest),
   },
   {
     name: 'call', maxArgs: 2, usage: 'call METHOD [JSON]', summary: 'call an engine method (handle 0) with a JSON input (default {}) and print the envelope',
     options: ['workspace', 'home', 'writable', 'allow-hardlinks'],
+    examples: [
+      'agentctx call version',
+      'agentctx call stats',
+      'agentctx call mock.respond \'{"endpoint":"responses","body":"{\\"input\\":\\"hi\\"}"}\'',
+    ],
+    notes: ['The engine\'s methods on handle 0 (version, stats, mock.respond, rollout.inspect, …): docs/protocol.md.'],
     run: runCall,
   },
 ];
-
-function helpText(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.usage.length)) + 2;
-  const optionUsage = (o: OptionDoc): string =>
-    `${o.short ? `-${o.short}, ` : '    '}--${o.name}${o.optional ? `[=${o.arg}]` : o.arg ? ` ${o.arg}` : ''}`;
-  const optWidth = Math.max(...OPTIONS.map((o) => optionUsage(o).length)) + 2;
-  return [
-    'Usage: agentctx COMMAND [OPTIONS] [ARGS]',
-    '',
-    'agentctx runs the agentctx context engine inside a WASI sandbox (agentctx.wasm): the engine',
-    'sees only /workspace (--workspace) and /state (--home); the host alone talks to the network.',
-    '',
-    'Commands:',
-    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}${c.summary}`),
-    '',
-    'Options:',
-    ...OPTIONS.map((o) => `  ${optionUsage(o).padEnd(optWidth)}${o.help}`),
-    `  ${'-h, --help'.padEnd(optWidth)}print this help and exit`,
-    `  ${'-V, --version'.padEnd(optWidth)}print the engine version and exit`,
-    '',
-    'Scripts (run --script FILE.jsonl): one JSON object per line, blank lines skipped:',
-    '  {"submit":"text"}                        a turn',
-    '  {"update":{"approval_policy":"never"}}   a config delta (SPEC §2.2); {"cwd":"src"} is relative to the workspace',
-    '  {"write":{"path":"rel/path","content":"..."}}  the host writes a workspace file',
-    '  {"remove":"rel/path"}                    the host removes a workspace file or directory',
-    '  {"tick_ms":N}                            advance the session clock (scripts use a virtual clock)',
-    '  {"compact":true}                         a manual compaction turn',
-    '',
-    'Rollouts: <home>/sessions/rollout-<time>-<session id>.jsonl, appended by the engine as it goes;',
-    'resume continues a rollout under the home in place and copies any other file there first.',
-    '',
-    'Exit status: 0 ok, 1 engine error or failed turn, 2 usage error, 130 interrupted.',
-    '',
-  ].join('\n');
-}
 
 async function engineVersion(): Promise<string> {
   const guest = await loadGuest();
@@ -335,11 +362,13 @@ function expandOptionalValues(argv: string[]): string[] {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+  const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'V' },
   };
-  for (const o of OPTIONS) parseOptions[o.name] = o.short ? { type: o.type, short: o.short } : { type: o.type };
+  for (const o of OPTIONS) {
+    parseOptions[o.name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
+  }
   let parsed;
   try {
     parsed = parseArgs({ args: expandOptionalValues(argv), allowPositionals: true, strict: true, options: parseOptions });
@@ -350,8 +379,17 @@ async function main(argv: string[]): Promise<number> {
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const { positionals } = parsed;
-  if (values['help']) {
-    process.stdout.write(helpText());
+  if (values['help'] || positionals[0] === 'help') {
+    // `agentctx help [CMD]`, `agentctx [CMD] --help`: one command's help, or the global one.
+    const target = positionals[0] === 'help' ? positionals[1] : positionals[0];
+    if (positionals[0] === 'help' && positionals.length > 2) throw new UsageError('help takes one COMMAND');
+    if (target === undefined) {
+      process.stdout.write(globalHelp(COMMANDS, OPTIONS));
+      return 0;
+    }
+    const command = COMMANDS.find((c) => c.name === target);
+    if (!command) throw new UsageError(`unknown command '${target}'; the commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
+    process.stdout.write(commandHelp(command, OPTIONS));
     return 0;
   }
   if (values['version']) {
@@ -389,6 +427,8 @@ async function main(argv: string[]): Promise<number> {
     retryBaseMs: integer('retry-base-ms', str('retry-base-ms'), 1000, 0, 600_000),
     requestTimeoutMs: integer('request-timeout-ms', str('request-timeout-ms'), 300_000, 1, 86_400_000),
     port: integer('port', str('port'), 0, 0, 65535),
+    mcp: (values['mcp'] as unknown as string[] | undefined) ?? [],
+    features: parseFeatures((values['feature'] as unknown as string[] | undefined) ?? []),
   };
   const optional: [keyof CliOptions, string | boolean | undefined][] = [
     ['cwd', str('cwd')],

@@ -18,7 +18,6 @@
 //    from before the first byte it writes until it ends; a second writer is refused untouched.
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import {
   GUEST_WORKSPACE, HostInputError, MOCK_SLUG, apiKeyFromEnv, buildConfig, guestCwd, modelSlug, readConfigFile,
 } from './config.js';
@@ -26,7 +25,7 @@ import type { ConfigFlags, JsonObject } from './config.js';
 import {
   anthropicMessagesClient, chatCompletionsClient, mockModelClient, openAIResponsesClient, redactSecret,
 } from 'agentctx';
-import type { ModelClient, ModelRequestEffect } from 'agentctx';
+import type { ModelClient, ModelRequestEffect, ToolHandler } from 'agentctx';
 import { EngineError, SessionDriver, VirtualClock, WallClock, engineCaller } from './driver.js';
 import type { Clock, Effect, EffectOutput, TurnOutcome } from './driver.js';
 import type { GuestOptions, WasiGuest } from './guest.js';
@@ -38,6 +37,12 @@ import { acquireRolloutLock } from './rollout_lock.js';
 import type { RolloutLock } from './rollout_lock.js';
 import { parseScript, removeWorkspacePath, resolveDeltaCwd, writeWorkspaceFile } from './script.js';
 import { parseMockClock, startMockServer } from './serve_mock.js';
+import { stdinLines } from './line_reader.js';
+import { mcpServers } from './mcp_config.js';
+import { closingMcp, sessionMcp, withMcpTools } from './mcp_session.js';
+import type { McpHost } from './mcp_session.js';
+import { REPL_BANNER, REPL_HELP, parseReplLine } from './repl_input.js';
+import { noteUntrustedAgents } from './untrusted_note.js';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
@@ -73,6 +78,10 @@ export interface CliOptions {
   clock?: string;
   /** replay's own flags (cli.ts validates them). */
   replay?: ReplayFlags;
+  /** --mcp NAME=COMMAND… / NAME=URL, in order (mcp_config.ts checks them). */
+  mcp?: string[];
+  /** --feature NAME=on|off, parsed (`provider_features`). */
+  features?: Record<string, boolean>;
 }
 
 /** replay: --requests, --cache-ttl-ms, --price-input|cached|cache-write|output (USD per million), --top. */
@@ -109,6 +118,8 @@ interface Session {
   rollout?: string;
   /** Redacts the API key from a text the session shows. */
   redact: Redact;
+  /** The session's MCP servers (mcp_session.ts), when it has any. */
+  mcp?: McpHost;
 }
 
 function configFlags(o: CliOptions, cwd: string, home: boolean, sessionId?: string): ConfigFlags {
@@ -120,6 +131,8 @@ function configFlags(o: CliOptions, cwd: string, home: boolean, sessionId?: stri
   if (o.trust !== undefined) flags.trust = o.trust;
   if (o.agentsRefresh !== undefined) flags.agentsRefresh = o.agentsRefresh;
   if (o.provider !== undefined) flags.provider = o.provider;
+  if (o.baseUrl !== undefined) flags.baseUrl = o.baseUrl;
+  if (o.features !== undefined) flags.features = o.features;
   return flags;
 }
 
@@ -174,6 +187,8 @@ async function openSession(
   if (mode.persist) mkdirSync(o.home, { recursive: true });
   const homeMounted = existsSync(o.home) && statSync(o.home).isDirectory();
   const config = buildConfig(fileConfig, configFlags(o, cwd, homeMounted, mode.sessionId));
+  // Checked whole before anything starts (a bad entry is a usage error).
+  const servers = mcpServers(fileConfig, o.config, o.mcp ?? []);
   const guestOptions: GuestOptions = { workspace: o.workspace, writable: o.writable, allowHardLinks: o.allowHardLinks };
   if (homeMounted) {
     guestOptions.state = o.home;
@@ -186,11 +201,14 @@ async function openSession(
     ? modelFor(o, config, guest, mode.clock)
     : { model: { send: async function* () { /* never called */ } } as ModelClient, redact: noRedaction };
   const output = redactingOutput(mode.output ?? outputFor(o), redact);
-  const driver = new SessionDriver({
+  const mcp = await sessionMcp(servers, config, { output, clock: mode.clock, scripted: o.script !== undefined });
+  let handler: ToolHandler | undefined;
+  const driver: SessionDriver = new SessionDriver({
     guest, handle, model, clock: mode.clock, output: requestDumper(o.dumpRequests, output),
     retry: { maxRetries: o.maxRetries, baseMs: o.retryBaseMs, maxDelayMs: 30_000 },
+    ...(mcp !== undefined ? { tools: (call, context) => (handler ??= mcp.handler(driver))(call, context) } : {}),
   });
-  return { guest, handle, driver, clock: mode.clock, config, output, redact };
+  return { guest, handle, driver, clock: mode.clock, config, output, redact, ...(mcp !== undefined ? { mcp } : {}) };
 }
 
 /** Binds the rollout file (guest path under /state) to the session handle. */
@@ -222,10 +240,12 @@ function onInterrupt(driver: SessionDriver): () => void {
 }
 
 async function submit(s: Session, text: string): Promise<TurnOutcome> {
+  await s.mcp?.flush(s.driver); // a tool-list change waiting since the last turn
   return s.driver.drive(s.driver.call('submit', { text }));
 }
 
 async function compact(s: Session, where: string): Promise<TurnOutcome> {
+  await s.mcp?.flush(s.driver);
   let effects: Effect[];
   try {
     effects = s.driver.call('compact');
@@ -238,20 +258,26 @@ async function compact(s: Session, where: string): Promise<TurnOutcome> {
   return s.driver.drive(effects);
 }
 
-/** The REPL: one turn per line; `/compact`, `/exit`. Returns the exit status. */
+/** The REPL: one turn per line; `/compact`, `/help`, `/exit` (repl_input.ts). Returns the exit status. */
 async function repl(s: Session): Promise<number> {
-  const rl = createInterface({ input: process.stdin, terminal: false });
+  const rl = stdinLines(); // shared with the MCP approval prompt
   const tty = process.stdin.isTTY === true;
   const prompt = (): void => {
     if (tty) process.stderr.write('> ');
   };
+  process.stderr.write(`${REPL_BANNER}\n`);
   prompt();
   for await (const raw of rl) {
-    const line = raw.trim();
-    if (line === '/exit' || line === '/quit') break;
-    if (line !== '') {
+    const line = parseReplLine(raw);
+    if (line.kind === 'exit') break;
+    if (line.kind === 'help') {
+      process.stderr.write(REPL_HELP);
+    } else if (line.kind === 'unknown') {
+      // Never sent to the model: a mistyped command is not a question.
+      process.stderr.write(`agentctx: not a REPL command: ${oneLine(line.command)} (/help lists them; //text sends /text)\n`);
+    } else if (line.kind !== 'empty') {
       try {
-        const outcome = line === '/compact' ? await compact(s, '/compact') : await submit(s, line);
+        const outcome = line.kind === 'compact' ? await compact(s, '/compact') : await submit(s, line.text);
         describeOutcome(s, outcome);
       } catch (e) {
         // A refused line (e.g. a submit over 16 MiB) is said; the session goes on (issue 17).
@@ -286,7 +312,7 @@ export async function runCommand(args: string[], o: CliOptions, load: GuestLoade
   }
   const clock = steps ? new VirtualClock(Date.now()) : new WallClock();
   const s = await openSession(o, load, { persist: true, clock });
-  return redactingErrors(s.redact, async () => {
+  return closingMcp(s.mcp, () => redactingErrors(s.redact, async () => {
     const sessionId = String(s.config['session_id']);
     mkdirSync(sessionsDir(o.home), { recursive: true });
     const rollout = newRolloutPath(o.home, sessionId, clock.now());
@@ -301,6 +327,7 @@ export async function runCommand(args: string[], o: CliOptions, load: GuestLoade
         throw e;
       }
       s.output.host({ type: 'session', session_id: sessionId, rollout });
+      noteUntrustedAgents(o.workspace, s.config, o.json ? s.output : undefined);
       await s.driver.drive(startEffects);
       const release = onInterrupt(s.driver);
       try {
@@ -315,7 +342,7 @@ export async function runCommand(args: string[], o: CliOptions, load: GuestLoade
     } finally {
       lock.release();
     }
-  });
+  }));
 }
 
 async function runScript(s: Session, steps: NonNullable<ReturnType<typeof parseScript>>, o: CliOptions, clock: VirtualClock): Promise<number> {
@@ -339,7 +366,7 @@ async function runScript(s: Session, steps: NonNullable<ReturnType<typeof parseS
           break;
         }
         case 'update':
-          await s.driver.drive(s.driver.call('update', { delta: resolveDeltaCwd(o.workspace, step.delta, where) }));
+          await s.driver.drive(s.driver.call('update', { delta: await withMcpTools(s.mcp, s.config, resolveDeltaCwd(o.workspace, step.delta, where)) }));
           break;
         case 'write':
           writeWorkspaceFile(o.workspace, step.path, step.content, `${where}: write`);
@@ -390,12 +417,13 @@ export async function resumeCommand(args: string[], o: CliOptions, load: GuestLo
   try {
     const clock = new WallClock();
     const s = await openSession(o, load, { persist: true, clock, sessionId: facts.sessionId, ...(cwd ? { cwd } : {}) });
-    return await redactingErrors(s.redact, async () => {
+    return await closingMcp(s.mcp, () => redactingErrors(s.redact, async () => {
       const prepared = prepareResume(o.home, file);
       try {
         lock ??= acquireRolloutLock(prepared.hostPath, lockNote);
         bindRollout(s, o.home, prepared.hostPath);
         s.output.host({ type: 'session', session_id: facts.sessionId, rollout: prepared.hostPath, ...(prepared.copied ? { copied_from: file } : {}) });
+        noteUntrustedAgents(o.workspace, s.config, o.json ? s.output : undefined);
         // The rollout crosses as bytes beside the JSON (never escaped into it).
         await s.driver.drive(s.driver.call('session.resume', { config: s.config, rollout: prepared.bytes }));
       } catch (e) {
@@ -418,7 +446,7 @@ export async function resumeCommand(args: string[], o: CliOptions, load: GuestLo
       } finally {
         release();
       }
-    });
+    }));
   } finally {
     lock?.release();
   }
@@ -447,41 +475,49 @@ export async function inspectCommand(args: string[], o: CliOptions, load: GuestL
         stderr(`agentctx: warning: ${String(e.event['code'])}: ${String(e.event['message'])}`);
       }
     },
-    host: () => undefined,
+    // MCP servers that did not start (and other host warnings) are said on stderr.
+    host: (r) => {
+      if (typeof r['message'] === 'string') stderr(`agentctx: ${r['message']}`);
+    },
   };
   const s = await openSession(o, load, { persist: false, clock: new WallClock(), output: quiet });
-  const driver = s.driver;
-  for (const e of driver.call('session.start', { config: s.config })) quiet.effect(e);
-  if (format === 'agents') {
-    const v = driver.query('inspect', { format: 'agents' }) as AgentsInspect;
-    process.stdout.write(o.json ? JSON.stringify(v) + '\n' : renderAgents(v));
-    return 0;
-  }
-  if (format === 'request') {
-    let body: Uint8Array | undefined;
-    if (prompt !== undefined) {
-      for (const e of driver.call('submit', { text: prompt })) {
-        quiet.effect(e);
-        if (e.type === 'model_request') body = e.body;
-      }
-    } else {
-      body = (driver.query('prompt_preview') as { body: Uint8Array }).body;
+  try {
+    const driver = s.driver;
+    for (const e of driver.call('session.start', { config: s.config })) quiet.effect(e);
+    if (format === 'agents') {
+      noteUntrustedAgents(o.workspace, s.config);
+      const v = driver.query('inspect', { format: 'agents' }) as AgentsInspect;
+      process.stdout.write(o.json ? JSON.stringify(v) + '\n' : renderAgents(v));
+      return 0;
     }
-    if (body === undefined) throw new EngineError('internal', 'the engine produced no request');
-    process.stdout.write(body);
-    process.stdout.write('\n');
+    if (format === 'request') {
+      let body: Uint8Array | undefined;
+      if (prompt !== undefined) {
+        for (const e of driver.call('submit', { text: prompt })) {
+          quiet.effect(e);
+          if (e.type === 'model_request') body = e.body;
+        }
+      } else {
+        body = (driver.query('prompt_preview') as { body: Uint8Array }).body;
+      }
+      if (body === undefined) throw new EngineError('internal', 'the engine produced no request');
+      process.stdout.write(body);
+      process.stdout.write('\n');
+      return 0;
+    }
+    for (const e of driver.call('submit', { text: prompt ?? '' })) quiet.effect(e);
+    if (format === 'breakpoints') {
+      // Issue 15: the Anthropic breakpoint plan of the request, every candidate with its reason.
+      const plan = driver.query('inspect', { format: 'breakpoints' }) as BreakpointsInspect;
+      process.stdout.write(o.json ? JSON.stringify(plan) + '\n' : renderBreakpoints(plan));
+      return 0;
+    }
+    const state = driver.query('world_state');
+    process.stdout.write((o.json ? JSON.stringify(state) : JSON.stringify(state, null, 2)) + '\n');
     return 0;
+  } finally {
+    await s.mcp?.close();
   }
-  for (const e of driver.call('submit', { text: prompt ?? '' })) quiet.effect(e);
-  if (format === 'breakpoints') {
-    // Issue 15: the Anthropic breakpoint plan of the request, every candidate with its reason.
-    const plan = driver.query('inspect', { format: 'breakpoints' }) as BreakpointsInspect;
-    process.stdout.write(o.json ? JSON.stringify(plan) + '\n' : renderBreakpoints(plan));
-    return 0;
-  }
-  const state = driver.query('world_state');
-  process.stdout.write((o.json ? JSON.stringify(state) : JSON.stringify(state, null, 2)) + '\n');
-  return 0;
 }
 
 interface BreakpointsInspect {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Engine config for the CLI (SPEC §2.2) and the workspace path rules shared by every command.
+// Engine config for the CLI (docs/config.md) and the workspace path rules shared by every command.
 // Invariants:
 //  - The guest sees the workspace at /workspace and the home at /state (guest.ts); every cwd
 //    handed to the engine is /workspace or below it, normalised, and exists on the host.
@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { resolveHostPath } from './sandbox.js';
+import { CLI_ENUM_FLAGS } from './generated/cli_enums.js';
 
 /** Guest mount points (guest.ts preopens). */
 export const GUEST_WORKSPACE = '/workspace';
@@ -176,15 +177,19 @@ export interface ConfigFlags {
   approval?: string;
   trust?: boolean;
   agentsRefresh?: string;
-  /** `provider` (issue 15): responses | chat | anthropic. */
+  /** `provider`: responses | chat | anthropic. */
   provider?: string;
+  /** --base-url: the engine's `base_url` (features are automatic only at the official one). */
+  baseUrl?: string;
+  /** --feature NAME=on|off: `provider_features` entries. */
+  features?: Record<string, boolean>;
   writable: boolean;
   /** Whether the home is mounted (its AGENTS.md files are readable). */
   home: boolean;
 }
 
 /**
- * The session config: defaults, then the --config file, then the flags.
+ * The session config: defaults, then the --config file (less its host-only `mcp_servers`), then the flags.
  * Defaults: a fresh session id, model `mock`, one environment `workspace` at the cwd on the
  * `workspace` FileSystem, sandbox read-only (workspace-write with --writable), trust
  * `untrusted` (project AGENTS.md files are read only with --trust), agents_md.home_dir /state.
@@ -197,7 +202,9 @@ export function buildConfig(file: JsonObject, flags: ConfigFlags): JsonObject {
     trust: 'untrusted',
   };
   if (flags.home) defaults['agents_md'] = { home_dir: GUEST_HOME };
-  let config = mergePatch(defaults, file) as JsonObject;
+  // `mcp_servers` is the host's (mcp_config.ts starts them); the engine never sees it.
+  const { mcp_servers: _hostOnly, ...engineKeys } = file;
+  let config = mergePatch(defaults, engineKeys) as JsonObject;
   const over: JsonObject = {};
   if (flags.sessionId !== undefined) over['session_id'] = flags.sessionId;
   if (flags.model !== undefined) over['model'] = { slug: flags.model };
@@ -206,6 +213,10 @@ export function buildConfig(file: JsonObject, flags: ConfigFlags): JsonObject {
   if (flags.trust !== undefined) over['trust'] = flags.trust ? 'trusted' : 'untrusted';
   if (flags.agentsRefresh !== undefined) over['agents_md'] = { refresh: flags.agentsRefresh };
   if (flags.provider !== undefined) over['provider'] = flags.provider;
+  if (flags.baseUrl !== undefined) over['base_url'] = flags.baseUrl;
+  if (flags.features !== undefined && Object.keys(flags.features).length > 0) {
+    over['provider_features'] = flags.features;
+  }
   config = mergePatch(config, over) as JsonObject;
   const cwd = flags.cwd ?? GUEST_WORKSPACE;
   const envs = config['environments'];
@@ -215,6 +226,28 @@ export function buildConfig(file: JsonObject, flags: ConfigFlags): JsonObject {
     config['environments'] = [{ id: 'workspace', cwd, fs: 'workspace' }];
   }
   return config;
+}
+
+/**
+ * `--feature NAME=on|off` values as `provider_features` entries; a later one wins. A name that is
+ * not a provider feature, or a value other than on/off, is a usage error naming the choices.
+ */
+export function parseFeatures(values: readonly string[]): Record<string, boolean> {
+  const names: readonly string[] = CLI_ENUM_FLAGS.feature;
+  const out: Record<string, boolean> = {};
+  for (const value of values) {
+    const eq = value.indexOf('=');
+    const name = eq < 0 ? value : value.slice(0, eq);
+    const state = eq < 0 ? '' : value.slice(eq + 1);
+    if (!names.includes(name)) {
+      throw new HostInputError(`--feature ${value}: ${name || 'NAME'} is not a provider feature (${names.join(', ')})`);
+    }
+    if (state !== 'on' && state !== 'off') {
+      throw new HostInputError(`--feature ${value}: expected ${name}=on or ${name}=off`);
+    }
+    out[name] = state === 'on';
+  }
+  return out;
 }
 
 /** The model slug of a config (for choosing the backend). */

@@ -11,12 +11,13 @@
 //    writes the rollout itself.
 //  - Every other effect goes to the output as runTurn meets it (events stream while the model
 //    does); retries and give-ups become host records.
-//  - Host tool calls always get an output (the CLI runs none itself), so history never keeps a
-//    call without one; a user interrupt or a given-up retry ends the turn through `interrupt`.
+//  - Host tool calls always get an output (MCP tools through `tools`, any other a text saying
+//    so), so history never keeps a call without one; a user interrupt or a given-up retry ends
+//    the turn through `interrupt`.
 //  - Every `now_ms` comes from the clock; a virtual clock only moves when told (scripts).
 import { createCaller, runTurn } from 'agentctx';
 import type {
-  Caller, Effect as PackageEffect, EngineMethods, ModelClient, SessionMethods, TurnResult,
+  Caller, Effect as PackageEffect, EngineMethods, ModelClient, SessionMethods, ToolHandler, TurnResult,
 } from 'agentctx';
 import type { WasiGuest } from './guest.js';
 
@@ -84,6 +85,8 @@ export interface DriverOptions {
   retry: RetryPolicy;
   /** Jitter source in [0, 1) (default Math.random). */
   random?: () => number;
+  /** Host tool calls (the session's MCP tools); absent: each call answers that none runs here. */
+  tools?: ToolHandler;
 }
 
 export interface TurnOutcome {
@@ -162,7 +165,7 @@ export class SessionDriver {
       const result = await runTurn(this.#session, {
         effects,
         model: this.#o.model,
-        tools: (call) => `unsupported call: ${call.name} (the agentctx CLI runs no host tools)`,
+        tools: this.#o.tools ?? ((call) => `unsupported call: ${call.name} (the agentctx CLI runs no host tools)`),
         onEffect: (e) => {
           if (e.type !== 'persist') this.#o.output.effect(e);
         },

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The WASI guest: loads agentctx.wasm (a reactor) under node:wasi and wraps its C ABI
-// (wasi-host/include/agentctx_abi.h). ARCHITECTURE §6 "WASI host"; TOOLCHAIN §5.
+// (wasi-host/include/agentctx_abi.h; attachments: docs/boundary.md).
 // Invariants:
 //  - Preopens are exactly `/workspace` (read-only unless `writable`) and `/state` (writable
 //    unless `stateWritable: false`), each only when given; env and args are empty. The imports

@@ -83,7 +83,9 @@ export class HumanOutput implements EffectOutput {
         this.#note(`agentctx: ${effect.code}: ${effect.message}${effect.retryable ? ' (retryable)' : ''}`);
         break;
       case 'tool_call':
-        this.#note(`• host tool ${effect.name} (not available in the CLI)`);
+        this.#note(effect.server !== undefined
+          ? `• ${effect.name} runs on MCP server ${effect.server}, outside the sandbox`
+          : `• host tool ${effect.name} (not available in the CLI)`);
         break;
       case 'model_request':
         this.#streamedThisRequest = false;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Scripted sessions (`agentctx run --script FILE.jsonl`, issue 7): one JSON object per line,
+// Scripted sessions (`agentctx run --script FILE.jsonl`): one JSON object per line,
 // each with exactly one key:
 //   {"submit":"text"}                      a turn (runs until turn_complete)
-//   {"update":{…delta…}}                   SPEC §2.2 config delta; a relative `cwd` is resolved
+//   {"update":{…delta…}}                   a config delta; a relative `cwd` is resolved
 //                                          in the workspace ({"cwd":"src"} -> /workspace/src)
 //   {"write":{"path":"rel","content":"…"}} the host writes a workspace file (parents created)
 //   {"remove":"rel/path"}                  the host removes a workspace file or directory
 //   {"tick_ms":N}                          advances the session clock by N ms and calls tick
-//   {"compact":true}                       a manual compaction turn (SPEC §12)
+//   {"compact":true}                       a manual compaction turn
 // Blank lines are skipped. Invariants: the whole file is validated before the first step runs
 // (`FILE:LINE: …` errors); host edits stay inside the workspace (config.ts
 // hostPathInWorkspace: `..`, absolute paths and symlinks out are refused); the clock is virtual

@@ -25,3 +25,13 @@ export {
 export type { MockModelClientOptions, OpenAIResponsesClientOptions } from './model_clients.js';
 export { retryDelayMs, runTurn } from './driver.js';
 export type { ModelClient, RetryOptions, RunTurnOptions, ToolHandler, TurnResult } from './driver.js';
+export {
+  DEFAULT_TOOL_TIMEOUT_MS, McpToolSet, listAllTools, mcpTools,
+} from './mcp.js';
+export type {
+  McpApprovalRequest, McpApprover, McpClientLike, McpRequestOptions, McpServerOptions, McpToolSetOptions, McpToolsChange,
+} from './mcp.js';
+export {
+  MCP_TOOL_NAME_MAX, mcpResultToOutput, mcpToolName, normalizeSchema, sanitizeToolName,
+} from './mcp_tools.js';
+export type { McpCallToolResult, McpContent, McpTool } from './mcp_tools.js';

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Attachments on the JS side of the boundary (ARCHITECTURE §6, agentctx/engine.h): large bytes
+// Attachments on the JS side of the boundary (docs/boundary.md, agentctx/engine.h): large bytes
 // cross beside the JSON, never escaped into it.
 //  - In: encodeInput() serialises a method input; each Uint8Array anywhere in it becomes
 //    {"$bytes": i} and is handed to the transport as input attachment i.
@@ -21,7 +21,7 @@ const decoder = new TextDecoder();
 
 // `value` with every Uint8Array replaced by {"$bytes": i} (pushed to `inputs`), copying only
 // the arrays and plain objects on the way. Done before JSON.stringify, which would call a
-// Buffer's toJSON first: a 200 MB Buffer became an array of 200 million numbers (issue 17).
+// Buffer's toJSON first: a 200 MB Buffer became an array of 200 million numbers.
 // Objects with their own toJSON (Date, …) are left to JSON.stringify.
 function replaceBytes(value: unknown, inputs: Uint8Array[]): unknown {
   if (value instanceof Uint8Array) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// AgentctxError: every failure the package reports (ARCHITECTURE §6 "Errors"). Error envelopes
+// AgentctxError: every failure the package reports. Error envelopes
 // {"v":1,"ok":false,"error":{code,message,details?}} become an AgentctxError with the same code;
 // misuse of the API (disposed engine, closed session, bad arguments) uses the same class.
 import { ERROR_CODES, type ErrorCode } from './generated/error_codes.js';

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Entry point for Node (export condition "node"). Emscripten 3.1.6 would fetch() a file path under
-// Node 20, so the wasm bytes are read here and passed as wasmBinary (TOOLCHAIN §4). Adds
+// Node 20, so the wasm bytes are read here and passed as wasmBinary. Adds
 // createNodeFileSystem, which needs node:fs.
 import { readFile } from 'node:fs/promises';
 
@@ -10,6 +10,8 @@ import type { AgentctxEngine, EngineOptions } from './types.js';
 
 export * from './api.js';
 export { createNodeFileSystem } from './node_file_system.js';
+export { DEFAULT_STARTUP_TIMEOUT_MS, connectMcp } from './mcp_connect.js';
+export type { ConnectMcpOptions, McpConnection, McpServerConfig } from './mcp_connect.js';
 
 async function wasmBytes(options: EngineOptions): Promise<ArrayBuffer | Uint8Array> {
   if (options.wasmBinary !== undefined) return options.wasmBinary;

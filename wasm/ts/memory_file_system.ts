@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// createMemoryFileSystem: a pure-JS, sandboxed FileSystem over an in-memory tree (SPEC §3), for
+// createMemoryFileSystem: a pure-JS, sandboxed FileSystem over an in-memory tree, for
 // browsers and tests. Invariants: every ancestor of an entry is a directory ("/" always exists);
 // stored bytes are private copies; each write sets mtime_ms = max(clock(), previous + 1), so
 // AGENTS.md probes see every edit (clock defaults to 0: mtimes are then a per-file counter and
@@ -46,7 +46,7 @@ export function createMemoryFileSystem(
 
   // The ancestors of `path` (not itself) as the slash positions that end them, and how many of
   // them exist. Existing ancestors form a prefix of the chain (every ancestor of an entry is a
-  // directory), so a binary search finds it in O(log depth) map lookups (issue 17: walking every
+  // directory), so a binary search finds it in O(log depth) map lookups (walking every
   // ancestor made a missing-path stat quadratic in depth and AGENTS.md discovery cubic).
   function existingAncestors(path: string): { slashes: number[]; existing: number } {
     const slashes: number[] = [];

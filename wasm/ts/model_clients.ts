@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Model clients for runTurn (driver.ts): each turns one `model_request` effect into the
-// deliveries of SPEC §2.4.
+// deliveries of docs/protocol.md#deliveries.
 //  - mockModelClient: the engine's embedded mock model and prompt-cache simulator
-//    (`mock.respond`, SPEC §14), streamed one SSE event per delivery; fully offline.
+//    (`mock.respond`), streamed one SSE event per delivery; fully offline.
 //  - openAIResponsesClient: POSTs the body bytes unchanged with `fetch` (only auth/transport
-//    headers added, SPEC §2.3) and streams the SSE bytes as they arrive (raw bytes: a chunk may
+//    headers added) and streams the SSE bytes as they arrive (raw bytes: a chunk may
 //    split a character, the engine's SSE parser joins them). HTTP failures become
 //    `model_error{status, body, message}`, network failures and progress timeouts
 //    `model_error` without status; the engine classifies them (retryable or not) and runTurn
@@ -55,7 +55,7 @@ function delay(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** The embedded mock model (SPEC §14) as a ModelClient; simulator state lives in `engine`. */
+/** The embedded mock model as a ModelClient; simulator state lives in `engine`. */
 export function mockModelClient(engine: Caller<EngineMethods>, options: MockModelClientOptions = {}): ModelClient {
   const now = options.now ?? Date.now;
   const eventDelayMs = options.eventDelayMs ?? 0;
@@ -136,7 +136,7 @@ async function readText(body: ReadableStream<Uint8Array> | null, limit: number, 
   return out + decoder.decode();
 }
 
-/** `Retry-After` (seconds or an HTTP date) as the sentence the engine reads (SPEC §10). */
+/** `Retry-After` (seconds or an HTTP date) as the sentence the engine reads for retry_after_ms. */
 function retryAfterSentence(header: string | null): string {
   if (header === null) return '';
   const seconds = Number(header);
@@ -146,7 +146,7 @@ function retryAfterSentence(header: string | null): string {
   return ` Please try again in ${Math.max(0, Math.ceil((date - Date.now()) / 1000))}s.`;
 }
 
-/** How one HTTP API is reached: its default base URL and how the key is sent (issue 15). */
+/** How one HTTP API is reached: its default base URL and how the key is sent. */
 interface HttpFlavor {
   client: string;
   defaultBaseUrl: string;

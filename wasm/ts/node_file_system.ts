@@ -3,8 +3,8 @@
 // through the "node" export condition so node:fs stays out of browser bundles).
 // A CONVENIENCE, NOT A SANDBOX: sandboxed() is false, symlinks are followed wherever they point,
 // and the process's rights apply. For confinement use the WASI host (agentctx/wasi) or
-// createMemoryFileSystem. Paths must be absolute and normalised (SPEC §3), so `..` never
-// reaches past `root` lexically; errno values map to the SPEC §3 codes.
+// createMemoryFileSystem. Paths must be absolute and normalised, so `..` never reaches past
+// `root` lexically; errno values map to the FileSystem error codes (docs/protocol.md#error-codes).
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The wire shapes of the session API, written to be read side by side with SPEC §2: config
-// (§2.2), effects (§2.3), deliveries (§2.4), events (§2.5), error and warning codes (§2.8), the
-// items they carry (§8.3, §8.5), the cache report (§9) and the query answers. Types only: the
-// engine produces and checks these shapes; nothing here is validated again in JS.
-// Conventions (ARCHITECTURE §6): wire keys and enum values are snake_case exactly as on the wire;
-// optional fields are the ones SPEC says "appear only when known" or that have defaults.
+// The wire shapes of the session API, to be read side by side with docs/protocol.md: config
+// (docs/config.md), effects, deliveries, events, error and warning codes, the items they carry,
+// the cache report and the query answers. Types only: the engine produces and checks these
+// shapes; nothing here is validated again in JS.
+// Conventions: wire keys and enum values are snake_case exactly as on the wire; optional fields
+// are the ones that appear only when known or that have defaults.
 
 // ---------------------------------------------------------------------------------------------
 // Generated from core/protocol.json (scripts/gen_protocol.mjs): the enums, the config interfaces
-// (SPEC §2.2, docs/config.md), the warning and error-effect codes and the name lists.
+// (docs/config.md), the warning and error-effect codes and the name lists.
 
 import type {
   AgentsMdRefresh, CacheBreakReason, CacheTtl, DeliveryType, EffectType, ErrorEffectCode, EventType, Provider,
@@ -32,7 +32,7 @@ export {
 /** True when A and B are the same set of literals (compile-time drift check). */
 type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
-/** One candidate of the Anthropic breakpoint plan (issue 15). */
+/** One candidate of the Anthropic breakpoint plan. */
 export interface PlannedBreakpoint {
   at: 'tools' | 'system' | 'session_context' | 'newest_item';
   placed: boolean;
@@ -54,13 +54,13 @@ export type MergePatch<T> = {
 };
 
 /**
- * The `delta` of `update` (SPEC §2.2): a merge patch over the config, validated as a whole;
+ * The `delta` of `update`: a merge patch over the config, validated as a whole;
  * a top-level `cwd` sets the primary environment's cwd.
  */
 export type ConfigDelta = MergePatch<Omit<SessionConfig, 'session_id'>> & { cwd?: string };
 
 // ---------------------------------------------------------------------------------------------
-// Items (SPEC §8.3, §8.5): the Responses API objects history holds and bodies carry.
+// Items: the Responses API objects history holds and bodies carry.
 
 export interface InputTextPart { type: 'input_text'; text: string }
 export interface OutputTextPart { type: 'output_text'; text: string }
@@ -121,7 +121,7 @@ export type ItemOrigin =
   | (string & {});
 
 // ---------------------------------------------------------------------------------------------
-// Cache report (SPEC §9).
+// Cache report.
 
 export interface CacheBreak {
   reason: CacheBreakReason;
@@ -154,7 +154,7 @@ export interface CacheReport {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Events (SPEC §2.5): the `event` of an `{"type":"event"}` effect.
+// Events (docs/protocol.md#events): the `event` of an `{"type":"event"}` effect.
 
 export interface TurnStartedEvent { type: 'turn_started'; turn_id: string }
 export interface ItemDoneEvent { type: 'item_done'; item: ResponseItem; origin: ItemOrigin }
@@ -181,7 +181,7 @@ export interface CompactionEvent {
   phase: 'started' | 'completed';
   trigger: 'pre_turn' | 'mid_turn' | 'manual' | 'model_switch';
   strategy: 'local' | 'remote';
-  /** estimate_prompt before (SPEC §12.5). */
+  /** The prompt's token estimate before compacting. */
   tokens_before: number;
   /** `completed` only: estimate after, and the share freed in basis points. */
   tokens_after?: number;
@@ -202,7 +202,7 @@ export type AgentctxEvent =
   | CacheReportEvent | CompactionEvent | InstructionsLoadedEvent | WarningEvent;
 
 // ---------------------------------------------------------------------------------------------
-// Effects (SPEC §2.3), in the order of SPEC §2.6: persist, events, error, tool_calls,
+// Effects, in their fixed order (docs/protocol.md): persist, events, error, tool_calls,
 // model_request, turn_complete.
 
 export interface ModelRequestEffect {
@@ -256,7 +256,7 @@ export type Effect =
 export interface EffectsResult { effects: Effect[] }
 
 // ---------------------------------------------------------------------------------------------
-// Deliveries (SPEC §2.4): the `delivery` of `deliver`.
+// Deliveries (docs/protocol.md#deliveries): the `delivery` of `deliver`.
 
 /** A body that crossed the boundary as raw bytes, with its text decoded on first use. */
 export interface BodyBytes {
@@ -295,7 +295,7 @@ export type ModelDelivery = ModelEventsDelivery | ModelResponseDelivery | ModelE
 export type Delivery = ModelDelivery | ToolOutputDelivery;
 
 // ---------------------------------------------------------------------------------------------
-// Method inputs (SPEC §2.1). `now_ms` is the host's clock (never goes backwards; default 0).
+// Method inputs (docs/protocol.md). `now_ms` is the host's clock (never goes backwards; default 0).
 
 export interface SubmitInput {
   text: string;
@@ -312,7 +312,7 @@ export interface HistoryEntry { item: ResponseItem; turn_id: string; origin: Ite
 
 export interface SessionStats {
   items: number;
-  /** Distinct items serialised (SPEC §8.4): does not grow with the number of requests. */
+  /** Distinct items serialised: does not grow with the number of requests. */
   items_serialized: number;
   requests: number;
   turns: number;
@@ -366,7 +366,7 @@ export interface CacheCost {
   };
 }
 
-/** One stat the AGENTS.md probe set re-checks (SPEC §5). */
+/** One stat the AGENTS.md probe set re-checks (docs/agents-md-refresh.md). */
 export interface AgentsProbe {
   fs: string;
   path: string;
@@ -378,7 +378,7 @@ export interface AgentsProbe {
   error?: string;
 }
 
-/** `inspect {"format":"agents"}`: the AGENTS.md manager's state (SPEC §5). */
+/** `inspect {"format":"agents"}`: the AGENTS.md manager's state (docs/agents-md-refresh.md). */
 export interface AgentsInspect {
   refresh: AgentsMdRefresh;
   /** What the last refresh found: `hit`, `miss` (key changed), `probe_changed`, `failed`, `none`. */
@@ -405,8 +405,8 @@ export type ReplayCause =
   | 'concurrent' | 'server_miss';
 
 /**
- * One request of a replayed rollout (SPEC §13.4): reconstructed before a run of model output, or
- * usage-only (`reconstructed: false`, prompt fields null). Usage fields are null without usage;
+ * One request of a replayed rollout (docs/replay.md): reconstructed before a run of model output,
+ * or usage-only (`reconstructed: false`, prompt fields null). Usage fields are null without usage;
  * `lost_tokens_by_cause` adds up to `uncached_input_tokens`.
  */
 export interface ReplayRequest {
@@ -425,7 +425,7 @@ export interface ReplayRequest {
   shared_prefix_bytes: number | null;
   reuse_bp: number | null;
   max_reuse_bp: number | null;
-  /** Provider tokens when usage is known (≤ input), else the SPEC §9 byte estimate. */
+  /** Provider tokens when usage is known (≤ input), else estimated from the prompt bytes. */
   predicted_cached_tokens: number | null;
   ideal_cached_tokens: number | null;
   /** The client-side break; `lost_tokens` is its share of the lost tokens. */
@@ -453,7 +453,7 @@ export interface ReplayTokenTotals {
   reasoning_output_tokens: number;
 }
 
-/** `rollout.inspect`: the replay of an agentctx or Codex rollout (SPEC §13.4, docs/replay.md). */
+/** `rollout.inspect`: the replay of an agentctx or Codex rollout (docs/replay.md). */
 export interface ReplayReport {
   session_id: string | null;
   cli_version: string | null;

@@ -29,7 +29,7 @@ export interface EngineMethods {
   version: { input: Record<string, never> | undefined; output: { version: string } };
   stats: { input: Record<string, never> | undefined; output: EngineStats };
   /**
-   * The embedded mock model with its prompt-cache simulator (SPEC §14): `body` is SSE text for
+   * The embedded mock model with its prompt-cache simulator: `body` is SSE text for
    * `responses`, JSON for `responses/compact`. Simulator state lives in the engine.
    */
   'mock.respond': {
@@ -37,7 +37,7 @@ export interface EngineMethods {
     input: { endpoint: 'responses' | 'responses/compact' | 'chat/completions' | 'messages'; body: Uint8Array | string; now_ms?: number };
     output: { body: string };
   };
-  /** Replay analysis of an agentctx or Codex rollout (SPEC §13.4), plus a text table. */
+  /** Replay analysis of an agentctx or Codex rollout (docs/replay.md), plus a text table. */
   'rollout.inspect': {
     /** `text`: the rollout JSONL, bytes (sent beside the JSON, no escaping) or text. */
     input: { text: Uint8Array | string } & ReplayOptions;
@@ -45,10 +45,10 @@ export interface EngineMethods {
   };
 }
 
-/** Session methods (SPEC §2.1): mutating calls answer effects, queries answer data. */
+/** Session methods (docs/protocol.md): mutating calls answer effects, queries answer data. */
 export interface SessionMethods {
   'session.start': { input: { config: SessionConfig } & Now; output: EffectsResult };
-  /** Rebuilds the session from rollout text without FileSystem access (SPEC §13.3). */
+  /** Rebuilds the session from rollout text without FileSystem access. */
   'session.resume': {
     /** `rollout`: the rollout JSONL, bytes (sent beside the JSON, no escaping) or text. */
     input: { config: SessionConfig; rollout: Uint8Array | string } & Now;
@@ -56,22 +56,22 @@ export interface SessionMethods {
   };
   submit: { input: SubmitInput; output: EffectsResult };
   deliver: { input: { delivery: Delivery } & Now; output: EffectsResult };
-  /** A merge patch over the config, effective at the next step boundary (SPEC §2.2). */
+  /** A merge patch over the config, effective at the next step boundary. */
   update: { input: { delta: ConfigDelta } & Now; output: EffectsResult };
   /** v1: only advances the clock. */
   tick: { input: Now | undefined; output: EffectsResult };
-  /** Abandons the in-flight request; idle -> no effects (SPEC §2.6). */
+  /** Abandons the in-flight request; idle -> no effects. */
   interrupt: { input: Now | undefined; output: EffectsResult };
   /**
-   * Manual compaction, idle only, as its own turn (SPEC §12.2): `compaction` events, a
+   * Manual compaction, idle only, as its own turn: `compaction` events, a
    * `model_request` with purpose `compact`, then `turn_complete`. Drive it with
    * `runTurn(session, {effects, model})`.
    */
   compact: { input: ({ turn_id?: string } & Now) | undefined; output: EffectsResult };
-  /** Re-issues a failed-retryable request: same id and body, `attempt + 1` (SPEC §2.8). */
+  /** Re-issues a failed-retryable request: same id and body, `attempt + 1`. */
   retry: { input: { request_id: string } & Now; output: EffectsResult };
   history: { input: Record<string, never> | undefined; output: HistoryEntry[] };
-  /** The world-state baseline: the snapshot the model was last told (SPEC §6.2). */
+  /** The world-state baseline: the snapshot the model was last told. */
   world_state: { input: Record<string, never> | undefined; output: Record<string, unknown> };
   instruction_sources: { input: Record<string, never> | undefined; output: string[] };
   /** The next step's body from the current history; nothing is recorded. */
@@ -102,11 +102,13 @@ export interface Caller<Methods> {
     input?: Methods[M] extends { input: infer I } ? I : never,
   ): Methods[M] extends { output: infer O } ? O : never;
   /**
-   * Calls any other method; throws AgentctxError for an error envelope. (`M` keeps known
-   * methods on the typed overload above; pass `T` alone to type the result.)
+   * Calls any other method, typed by the caller: `call<Result>('custom.method', input)`; throws
+   * AgentctxError for an error envelope. Without the type argument a name that is not a known
+   * method is a type error, so a misspelled method ('sesion.start') never compiles. (`M` keeps
+   * known methods on the typed overload above.)
    */
-  call<T = unknown, M extends string = string>(
-    method: M extends keyof Methods ? never : M,
+  call<T = never, M extends string = string>(
+    method: [T] extends [never] ? never : M extends keyof Methods ? never : M,
     input?: unknown,
   ): T;
   /**

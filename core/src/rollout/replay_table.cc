@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Text rendering of a replay report for the CLI (SPEC §13.4, issue 13); see replay.h. It reads
-// only the report JSON, so every figure is the one `replay --json` prints. Integer math only:
-// percentages are basis points printed with two decimals, dollars are rounded half up to
-// 4 decimals from the exact decimal costs of the report.
+// Text rendering of a replay report for the CLI; see replay.h. It reads only the report JSON, so
+// every figure is the one `replay --json` prints. Integer math only: counts are grouped by
+// thousands (1,234), percentages are basis points printed with two decimals, dollars are rounded
+// half up to 4 decimals from the exact decimal costs of the report. The top-misses table fits
+// 100 columns. A rollout without usage says so instead of a $0 cost.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -18,6 +19,24 @@ std::string Text(const JsonValue* v) {
   if (v == nullptr || v->is_null()) return "-";
   if (v->is_number() || v->is_string()) return v->string_value();
   return ToJson(*v);
+}
+
+// Digits in groups of three, `1,234,567`, as the playground writes numbers.
+std::string Grouped(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+// A count from the report, grouped; "-" when absent or not a non-negative integer.
+std::string Count(const JsonValue* v) {
+  if (v == nullptr || !v->is_number()) return "-";
+  std::optional<std::int64_t> n = v->int_value();
+  return n && *n >= 0 ? Grouped(static_cast<std::uint64_t>(*n)) : Text(v);
 }
 
 std::uint64_t U64(const JsonValue* v) {
@@ -75,38 +94,58 @@ struct Column {
   bool right;
 };
 
+// The top misses fit 100 columns: the cause (and its section) come last, unpadded. The full
+// request list adds the time and the cached tokens.
+constexpr Column kMissColumns[] = {{"request", 8, false},  {"line", 5, true},
+                                   {"input", 9, true},     {"lost", 9, true},
+                                   {"miss cost", 9, true}, {"cause", 0, false}};
 constexpr Column kRequestColumns[] = {
-    {"request", 10, false}, {"line", 6, true},      {"time", 26, false},
-    {"input", 9, true},     {"cached", 9, true},    {"lost", 9, true},
-    {"cause", 32, false},   {"section", 12, false}, {"lost cost", 10, true}};
+    {"request", 8, false}, {"line", 5, true}, {"time", 24, false},    {"input", 9, true},
+    {"cached", 9, true},   {"lost", 9, true}, {"miss cost", 9, true}, {"cause", 0, false}};
 
-void Header(std::string* out) {
+template <std::size_t N>
+void Line(std::string* out, const Column (&columns)[N], const std::string (&cells)[N]) {
   out->append("  ");
-  for (const Column& c : kRequestColumns) {
-    Pad(out, c.title, c.width, c.right);
-    out->push_back(' ');
+  for (std::size_t i = 0; i < N; ++i) {
+    Pad(out, cells[i], columns[i].width, columns[i].right);
+    out->append("  ");
   }
   while (!out->empty() && out->back() == ' ') out->pop_back();
   out->push_back('\n');
 }
 
+template <std::size_t N>
+void Header(std::string* out, const Column (&columns)[N]) {
+  std::string cells[N];
+  for (std::size_t i = 0; i < N; ++i) cells[i] = columns[i].title;
+  Line(out, columns, cells);
+}
+
+// `cause (section)`, or the cause alone when there is no section.
+std::string Cause(const JsonValue& r) {
+  std::string cause = Text(r.Find("cause"));
+  const JsonValue* section = r.Find("cause_section");
+  if (section != nullptr && section->is_string()) cause += " (" + section->string_value() + ")";
+  return cause;
+}
+
+void MissRow(std::string* out, const JsonValue& r) {
+  const std::string cells[] = {Text(r.Find("request_id")),       Text(r.Find("line")),
+                               Count(r.Find("input_tokens")),    Count(r.Find("lost_tokens")),
+                               Dollars(r.Find("lost_cost_usd")), Cause(r)};
+  Line(out, kMissColumns, cells);
+}
+
 void RequestRow(std::string* out, const JsonValue& r) {
-  std::string cells[] = {Text(r.Find("request_id")),
-                         Text(r.Find("line")),
-                         Text(r.Find("time")),
-                         Text(r.Find("input_tokens")),
-                         Text(r.Find("cached_input_tokens")),
-                         Text(r.Find("lost_tokens")),
-                         Text(r.Find("cause")),
-                         Text(r.Find("cause_section")),
-                         Dollars(r.Find("lost_cost_usd"))};
-  out->append("  ");
-  for (std::size_t i = 0; i < std::size(kRequestColumns); ++i) {
-    Pad(out, cells[i], kRequestColumns[i].width, kRequestColumns[i].right);
-    out->push_back(' ');
-  }
-  while (!out->empty() && out->back() == ' ') out->pop_back();
-  out->push_back('\n');
+  const std::string cells[] = {Text(r.Find("request_id")),
+                               Text(r.Find("line")),
+                               Text(r.Find("time")),
+                               Count(r.Find("input_tokens")),
+                               Count(r.Find("cached_input_tokens")),
+                               Count(r.Find("lost_tokens")),
+                               Dollars(r.Find("lost_cost_usd")),
+                               Cause(r)};
+  Line(out, kRequestColumns, cells);
 }
 
 }  // namespace
@@ -123,43 +162,56 @@ std::string RenderReplayTable(const JsonValue& report, bool all_requests,
   std::string out;
   Row(&out, "session", Text(report.Find("session_id")));
   Row(&out, "cli version", Text(report.Find("cli_version")));
-  Row(&out, "lines", Text(report.Find("lines")));
+  Row(&out, "lines", Count(report.Find("lines")));
   if (const JsonValue* w = report.Find("warnings"); w != nullptr && w->is_array()) {
     for (const JsonValue& warning : w->items()) {
       Row(&out, "warning", Text(warning.Find("code")) + ": " + Text(warning.Find("message")));
     }
   }
-  std::string count = Text(s.Find("requests")) + " reconstructed";
+  // A rollout without token counts (an older Codex layout) has no usage: its cost cannot be
+  // estimated, and saying $0 would be false. Its byte reuse is still known.
+  const bool usage = U64(s.Find("requests_with_usage")) > 0;
+  std::string count = Count(s.Find("requests")) + " reconstructed";
   if (U64(s.Find("usage_only_requests")) > 0) {
-    count += " + " + Text(s.Find("usage_only_requests")) + " usage-only";
+    count += " + " + Count(s.Find("usage_only_requests")) + " usage-only";
   }
+  const std::uint64_t repeated = U64(s.Find("repeated_usage_lines"));
   Row(&out, "requests",
-      count + ", " + Text(s.Find("requests_with_usage")) + " with usage (" +
-          Text(s.Find("usage_source")) + ", " + Text(s.Find("repeated_usage_lines")) +
-          " repeated lines skipped)");
-  Row(&out, "compactions", Text(s.Find("compactions")));
+      count + ", " +
+          (usage ? Count(s.Find("requests_with_usage")) + " with usage (" +
+                       Text(s.Find("usage_source")) + ", " + Grouped(repeated) +
+                       (repeated == 1 ? " repeated line skipped)" : " repeated lines skipped)")
+                 : std::string("none with usage (the rollout records no token counts)")));
+  Row(&out, "compactions", Count(s.Find("compactions")));
   Row(&out, "prompt reuse",
       PercentOf(s.Find("reuse_bp")) + " of prompt bytes shared with the previous request (best " +
           PercentOf(s.Find("max_reuse_bp")) + ")");
-  Row(&out, "input tokens",
-      Text(s.Find("input_tokens")) + ", cached " + Text(s.Find("cached_input_tokens")) + " (" +
-          PercentOf(s.Find("reported_cached_bp")) + "), output " + Text(s.Find("output_tokens")));
-  Row(&out, "uncached input",
-      Text(s.Find("uncached_input_tokens")) + " = new " + Text(s.Find("new_input_tokens")) +
-          " + lost " + Text(s.Find("lost_tokens")));
+  if (usage) {
+    Row(&out, "input tokens",
+        Count(s.Find("input_tokens")) + ", cached " + Count(s.Find("cached_input_tokens")) + " (" +
+            PercentOf(s.Find("reported_cached_bp")) + "), output " +
+            Count(s.Find("output_tokens")));
+    Row(&out, "uncached input",
+        Count(s.Find("uncached_input_tokens")) + " = new " + Count(s.Find("new_input_tokens")) +
+            " + lost " + Count(s.Find("lost_tokens")));
+  } else {
+    Row(&out, "input tokens", "no usage recorded");
+  }
   if (const JsonValue* t = s.Find("rollout_total_token_usage"); t != nullptr && t->is_object()) {
     bool match = s.GetBool("usage_matches_rollout_total").value_or(false);
     Row(&out, "rollout total",
         std::string(match ? "matches" : "DIFFERS: ") +
             (match ? ""
-                   : "input " + Text(t->Find("input_tokens")) + ", cached " +
-                         Text(t->Find("cached_input_tokens")) + ", output " +
-                         Text(t->Find("output_tokens"))));
+                   : "input " + Count(t->Find("input_tokens")) + ", cached " +
+                         Count(t->Find("cached_input_tokens")) + ", output " +
+                         Count(t->Find("output_tokens"))));
   }
   const JsonValue* cost = s.Find("cost");
   const JsonValue* prices = s.Find("prices_per_million_usd");
-  if (cost != nullptr && prices != nullptr) {
-    // Anthropic's rule (issue 15) adds the cache writes' premium and names its prices.
+  if (!usage) {
+    Row(&out, "cost", "no usage recorded — cost cannot be estimated");
+  } else if (cost != nullptr && prices != nullptr) {
+    // Anthropic's rule adds the cache writes' premium and names its prices.
     const bool anthropic = s.Find("pricing") != nullptr;
     std::string line = Dollars(cost->Find("total_usd")) + " (cached input " +
                        Dollars(cost->Find("cached_input_usd")) + ", uncached input " +
@@ -178,12 +230,12 @@ std::string RenderReplayTable(const JsonValue& report, bool all_requests,
                                        : " per million input / cache read / cache write / "
                                          "output (Anthropic pricing, ")
                 : " per million input / cached / output";
-    if (anthropic) line += Text(s.Find("cache_write_input_tokens")) + " tokens written";
-    if (anthropic && one_hour != nullptr) line += ", " + Text(one_hour) + " of them for 1 h";
+    if (anthropic) line += Count(s.Find("cache_write_input_tokens")) + " tokens written";
+    if (anthropic && one_hour != nullptr) line += ", " + Count(one_hour) + " of them for 1 h";
     if (anthropic) line += ")";
     Row(&out, "cost", line);
   }
-  Row(&out, "idle TTL", Text(s.Find("ttl_ms")) + " ms");
+  Row(&out, "idle TTL", Count(s.Find("ttl_ms")) + " ms");
 
   // Uncached input by cause.
   const JsonValue* by_cause = s.Find("lost_tokens_by_cause");
@@ -205,8 +257,8 @@ std::string RenderReplayTable(const JsonValue& report, bool all_requests,
       }
       std::uint64_t tokens = U64(&m.value);
       Pad(&out, "  " + m.key, 36, false);
-      Pad(&out, std::to_string(n), 9, true);
-      Pad(&out, std::to_string(tokens), 12, true);
+      Pad(&out, Grouped(n), 9, true);
+      Pad(&out, Grouped(tokens), 12, true);
       Pad(&out, Percent(BasisPoints(tokens, uncached)), 9, true);
       Pad(&out, Dollars(by_cause_usd != nullptr ? by_cause_usd->Find(m.key) : nullptr), 11, true);
       out.push_back('\n');
@@ -226,12 +278,12 @@ std::string RenderReplayTable(const JsonValue& report, bool all_requests,
     Row(&out, "top misses", "none");
   } else {
     out.append("top misses\n");
-    Header(&out);
-    for (const JsonValue* r : misses) RequestRow(&out, *r);
+    Header(&out, kMissColumns);
+    for (const JsonValue* r : misses) MissRow(&out, *r);
   }
   if (all_requests) {
     out.append("requests\n");
-    Header(&out);
+    Header(&out, kRequestColumns);
     for (const JsonValue& r : requests.items()) RequestRow(&out, r);
   }
   return out;

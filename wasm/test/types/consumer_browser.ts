@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Type-level test of the public .d.ts as a bundler/browser consumer sees it (export condition
 // "default", no @types/node): node:fs helpers are absent; the driver, the model clients and the
-// SPEC §2 wire types are there. Compiled by wasm/test/types.test.mjs.
+// wire types (docs/protocol.md) are there. Compiled by wasm/test/types.test.mjs.
 import {
   createEngine, createMemoryFileSystem, mockModelClient, openAIResponsesClient, runTurn,
   type AgentctxEngine, type CacheReportEvent, type Delivery, type Effect, type SessionConfig,

@@ -28,6 +28,12 @@ export async function main(): Promise<void> {
     using session: SessionHandle = engine.openSession({ workspace: mem, host: fs });
     const handle: number = session.handle;
     session.call<unknown>('anything', { a: 1 });
+    // @ts-expect-error a misspelled method name is not a method (only a typed call<T> names others)
+    session.call('sesion.start', { config: { session_id: 's', model: { slug: 'mock-1' }, environments: [] } });
+    // @ts-expect-error the same on the engine
+    engine.call('verison');
+    // @ts-expect-error a session method is not an engine method
+    engine.call('submit', { text: 'hi' });
     void handle;
   }
   try {

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// Assembles the npm package in wasm/dist — the one place the Embind and WASI halves meet
-// (ARCHITECTURE §6 "Packaging"):
+// Assembles the npm package in wasm/dist — the one place the Embind and WASI halves meet:
 //  1. refuses a missing or stale build (artifact freshness: a source newer than the artifact);
 //  2. wipes wasm/dist, copies build/wasm/wasm/agentctx.{mjs,wasm} into it;
 //  3. compiles wasm/ts with tsc (wasm/tsconfig.json -> wasm/dist, ESM + .d.ts);
@@ -9,8 +8,8 @@
 //     wasm/dist/wasi/agentctx.wasm and compiles wasi-host/tsconfig.json (outDir ../wasm/dist/wasi;
 //     its `import 'agentctx'` resolves by package self-reference, so step 3 comes first);
 //     then makes dist/wasi/cli.js executable and links node_modules/.bin/agentctx to it;
-//  5. checks the size budget: the Embind .wasm + .mjs ≤ 300 KB (300 000 bytes) gzip, ARCHITECTURE
-//     §11 (cmake/Emscripten.cmake says which modules are compiled -Oz to keep it).
+//  5. checks the size budget: the Embind .wasm + .mjs ≤ 300 KB (300 000 bytes) gzip
+//     (cmake/Emscripten.cmake says which modules are compiled -Oz to keep it).
 import {
   chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync,
 } from 'node:fs';

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # `npm run bench`: builds the native benchmarks, then bench/run.mjs runs every variant (Google
 # Benchmark natively, the package in Node through Embind and WASI, the naive JS harness) in one
-# sitting and writes docs/BENCHMARKS.md + docs/benchmarks.svg (ARCHITECTURE §10, issue 11).
+# sitting and writes docs/BENCHMARKS.md + docs/benchmarks.svg.
 #   bash scripts/bench.sh [ARGS…]          full run: the `bench` preset (Release), all sizes
 #   bash scripts/bench.sh --smoke [ARGS…]  seconds (run by scripts/test.sh): the agentctx_bench
 #                                          target of the `native` preset (Debug, reusing its

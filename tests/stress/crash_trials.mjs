@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Crash-consistency trials (issue 17): the CLI is killed with SIGKILL at a seeded point while
+// Crash-consistency trials: the CLI is killed with SIGKILL at a seeded point while
 // `run --script` or a piped `resume` REPL writes its rollout, then the rollout is resumed
 // twice. Used by wasi-host/test/crash_consistency.test.mjs (a few trials, `npm test`) and
 // scripts/stress.mjs (>= 100 trials, `npm run stress`).

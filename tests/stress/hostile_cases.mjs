@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The hostile-input catalogue (issue 17): each case builds its input, runs the CLI on it under
+// The hostile-input catalogue: each case builds its input, runs the CLI on it under
 // /usr/bin/time, and asserts the expected outcome (a clear warning or error, never a crash, a
 // trap, a hang or a blow-up). `npm test` runs every case at its small size
-// (wasi-host/test/hostile_inputs.test.mjs); `npm run stress` at the issue's sizes, with the
-// issue's bounds (10 s, 1 GB) asserted and a table of time and max RSS written.
+// (wasi-host/test/hostile_inputs.test.mjs); `npm run stress` at its full size, with the
+// bounds (10 s, 1 GB) asserted and a table of time and max RSS written.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -155,7 +155,7 @@ export const CASES = [
       const rs = [];
       for (const p of ['Please read loop.', 'Please read x.', 'Please read out/passwd.', '#mock-list:.', '#mock-glob:**/*', '#mock-grep:root']) rs.push(await measure(args(p), { cwd: dir }));
       // A trusted workspace whose AGENTS.md is a loop: the sandboxed environment's load fails
-      // (SPEC §4: a stat error other than not_found), said clearly, every turn.
+      // (a stat error other than not_found fails the load), said clearly, every turn.
       const looped = await measure(['run', '--trust', ...args('hello').slice(1)], { cwd: dir });
       const all = [...rs, looped];
       const r = { ...rs[0], ms: all.reduce((a, b) => a + b.ms, 0), rssMb: Math.max(...all.map((x) => x.rssMb)) };
@@ -324,10 +324,116 @@ CASES.push({
   // bound, 1 GB, is the point of this case).
   timeBoundMs: 120000,
   async run(dir, size) {
-    // Issue 17 item 6: 2 000 turns reached 487 MB, mostly the mock's cache-simulator copies.
+    // Once 2 000 turns reached 487 MB, mostly the mock's cache-simulator copies.
     tree(dir, { 'ws/a.txt': 'A\n', 'script.jsonl': Array.from({ length: size }, (_, i) => JSON.stringify({ submit: `turn ${i} hello` })).join('\n') + '\n' });
     const r = await measure(['run', '--workspace', join(dir, 'ws'), '--home', join(dir, 'home'), '--script', join(dir, 'script.jsonl')], { cwd: dir, timeoutMs: 600000 });
     return { r, expect: [['exit 0', ok(r)], ['every turn answered', r.stdout.includes(`Mock reply to: turn ${size - 1} hello`)]] };
+  },
+});
+
+/** A Responses stream with `count` small output items, then response.completed. */
+function manyItemsStream(count) {
+  const chunks = [];
+  let s = event('response.created', { response: { id: 'resp_m', object: 'response', status: 'in_progress', output: [] } });
+  for (let i = 0; i < count; i++) {
+    const item = { id: `msg_${i}`, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'x'.repeat(1000), annotations: [] }] };
+    s += event('response.output_item.done', { output_index: i, item });
+    if (s.length > 256 * 1024) {
+      chunks.push(Buffer.from(s));
+      s = '';
+    }
+  }
+  s += event('response.completed', { response: { id: 'resp_m', object: 'response', status: 'completed', output: [], usage: USAGE } });
+  chunks.push(Buffer.from(s));
+  return chunks;
+}
+
+/**
+ * Starts `agentctx serve-mock`, POSTs `body` to `path`, reads the server's peak RSS (VmHWM) and
+ * stops it: {r: measure()'s shape (ms is the request's time), status, text}.
+ */
+async function measureServeMock(path, body) {
+  const env = { ...process.env };
+  delete env.AGENTCTX_HOME;
+  const child = spawn(process.execPath, [CLI, 'serve-mock', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const err = [];
+  child.stderr.on('data', (d) => err.push(d));
+  const closed = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('close', () => reject(new Error(`serve-mock exited: ${Buffer.concat(err).toString('utf8')}`)));
+  });
+  const started = Date.now();
+  let status = 0;
+  let text = '';
+  try {
+    const res = await fetch(url + path, { method: 'POST', body, signal: AbortSignal.timeout(120000) });
+    status = res.status;
+    text = await res.text();
+  } catch (e) {
+    text = String(e);
+  }
+  const ms = Date.now() - started;
+  let rssKb = NaN;
+  try {
+    rssKb = Number(/VmHWM:\s*(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]);
+  } catch { /* gone */ }
+  child.kill('SIGTERM');
+  const { signal } = await closed;
+  const stderr = Buffer.concat(err).toString('utf8').slice(-20000);
+  // Stopped by our SIGTERM: that is the expected end, not a crash.
+  const r = { code: 0, signal: signal === 'SIGTERM' || signal === null ? undefined : signal, stdout: '', stderr, ms, rssMb: rssKb / 1024 };
+  return { r, status, text };
+}
+
+CASES.push({
+  name: 'huge streamed response (many output items)', small: 5000, stress: 240000, unit: 'items',
+  async run(dir, size) {
+    // Past kMaxResponseOutputItems (4 096) the attempt fails at once with a clear stream_error
+    // that is not retried, and the rest of the stream is not read (it took the guest's 4 GB).
+    tree(dir, { 'ws/a.txt': 'A\n' });
+    const chunks = manyItemsStream(size);
+    const server = await sseServer(() => chunks);
+    try {
+      const r = await measure(['run', '--model', 'gpt-test', '--base-url', server.url, '--workspace', join(dir, 'ws'), '--home', join(dir, 'home'), 'hello'], { cwd: dir });
+      return { r, expect: [['no crash or trap', r.signal === undefined && !/guest_trap|RuntimeError|bad_alloc/.test(r.stderr)], ['a clear stream_error naming the limit, not retried', clearFailure(r) && r.stderr.includes('more than 4096 output items') && server.counts.requests === 1]] };
+    } finally {
+      server.close();
+    }
+  },
+});
+
+CASES.push({
+  name: 'serve-mock: many call/output pairs', small: 2000, stress: 24000, unit: 'pairs',
+  async run(dir, size) {
+    // Each tool output finds its call through an index: linear (24 000 pairs took 26.5 s).
+    const input = [{ role: 'user', content: 'read them all' }];
+    for (let i = 0; i < size; i++) input.push({ type: 'function_call', name: 'read_file', call_id: `c${i}`, arguments: `{"path":"/f${i}"}` });
+    for (let i = 0; i < size; i++) input.push({ type: 'function_call_output', call_id: `c${i}`, output: 'L1: x' });
+    const { r, status, text } = await measureServeMock('/responses', JSON.stringify({ model: 'm', input }));
+    let lines = 0;
+    try {
+      lines = JSON.parse(text).output.find((i) => i.type === 'message').content[0].text.split('\n').length;
+    } catch { lines = 0; }
+    return { r, expect: [['200, one line per output', status === 200 && lines === size]] };
+  },
+});
+
+CASES.push({
+  name: 'serve-mock: too many items', small: 70000, stress: 2200000, unit: 'messages',
+  async run(dir, size) {
+    // Over kMaxMockInputItems (65 536): 413 in the API's error shape, without the guest (2.2 M
+    // tiny messages took 164 s and 2.3 GB that the guest never gave back).
+    const body = JSON.stringify({ model: 'm', input: Array.from({ length: size }, () => ({ role: 'user', content: 'x' })) });
+    const { r, status, text } = await measureServeMock('/responses', body);
+    let code = '';
+    try { code = JSON.parse(text).error.code; } catch { code = ''; }
+    return { r, expect: [['413 too_many_items', status === 413 && code === 'too_many_items']] };
   },
 });
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // JsFileSystem (wasm/src/js_file_system.*) against a scripted JS FileSystem object, inside the
 // Emscripten gtest binary only (tests/CMakeLists.txt adds this file for that target). Checks the
-// answer decoding of SPEC §3: kinds, sizes, codes (non-FileSystem codes become io), byte copies
-// in both directions, and that malformed answers are io errors, never aborts.
+// answer decoding: kinds, sizes, codes (non-FileSystem codes become io), byte copies in both
+// directions, and that malformed answers are io errors, never aborts.
 #include "js_file_system.h"
 
 #include <emscripten/em_js.h>
@@ -57,6 +57,7 @@ EM_JS(emscripten::EM_VAL, ActxMakeFakeFs, (), {
         case "/slash": return {ok: true, entries: [{name: "a/b", kind: "file"}]};
         case "/nameless": return {ok: true, entries: [{kind: "file"}]};
         case "/object": return {ok: true, entries: {}};
+        case "/sparse": { const huge = []; huge.length = 4294967295; return {ok: true, entries: huge}; }
         default: return {ok: false, code: "not_a_directory"};
       }
     },
@@ -173,6 +174,19 @@ TEST(JsFileSystem, ListDecodesEntries) {
   EXPECT_EQ((*entries)[3].kind, FileKind::kOther);
   EXPECT_TRUE(fs.List("/empty")->empty());
   EXPECT_EQ(fs.List("/w/a.txt").error().code, ErrorCode::kNotADirectory);
+}
+
+// A sparse array can claim 2^32 - 1 entries: refused before anything is reserved (reserving that
+// many entries aborted the module).
+TEST(Regression, JsListAnswerOverTheEntryLimitIsAnIoError) {
+  JsFileSystem fs = MakeFs();
+  auto r = fs.List("/sparse");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().code, ErrorCode::kIo);
+  ASSERT_EQ(r.error().details.size(), 2u);
+  EXPECT_EQ(r.error().details[1].second,
+            "JS FileSystem.list answered 4294967295 entries; the limit is 1048576");
+  EXPECT_TRUE(fs.List("/w").has_value());
 }
 
 TEST(JsFileSystem, WritePassesAJsOwnedCopy) {

@@ -55,10 +55,21 @@ function* lineBounds(bytes: Buffer): Generator<[number, number]> {
   }
 }
 
+/**
+ * 3 when `bytes` starts with a UTF-8 BOM, else 0. The engine drops a BOM before the first line
+ * (core/src/rollout/rollout_reader.h); the host reads the file by the same rule, so `resume`
+ * and `replay` accept the same files.
+ */
+function bomLength(bytes: Buffer): number {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
 export function rolloutFacts(bytes: Buffer, file: string): RolloutFacts {
   let sessionId: string | undefined;
   let cwd: string | undefined;
-  for (const [start, end] of lineBounds(bytes)) {
+  const bom = bomLength(bytes);
+  for (const [lineStart, end] of lineBounds(bytes)) {
+    const start = lineStart === 0 ? bom : lineStart;
     if (end - start > MAX_ROLLOUT_LINE_BYTES) continue; // the engine skips it with a warning
     const line = bytes.toString('utf8', start, end);
     if (line.trim() === '') continue;
@@ -91,7 +102,7 @@ function repairTail(bytes: Buffer): { keep: number; addNewline: boolean } {
   let parses = bodyEnd - cut > MAX_ROLLOUT_LINE_BYTES;
   if (!parses) {
     try {
-      JSON.parse(bytes.toString('utf8', cut, bodyEnd));
+      JSON.parse(bytes.toString('utf8', cut === 0 ? bomLength(bytes) : cut, bodyEnd));
       parses = true;
     } catch {
       parses = false;

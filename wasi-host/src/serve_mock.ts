@@ -1,23 +1,34 @@
 // SPDX-License-Identifier: MIT
-// `agentctx serve-mock`: the embedded mock model (SPEC §14, `mock.respond` on handle 0) as an
-// HTTP server speaking the Responses API, Chat Completions and Anthropic Messages (issue 15),
-// so the real HTTP client path can be tested — by our own host, by Codex, and by the official
-// SDKs (issue 14).
+// `agentctx serve-mock`: the embedded mock model (`mock.respond` on handle 0) as an HTTP server
+// speaking the Responses API, Chat Completions and Anthropic Messages, so the real HTTP client
+// path can be tested — by our own host, by Codex, and by the official SDKs.
 // Invariants:
-//  - Listens on 127.0.0.1 only. POST /v1/responses or /responses -> text/event-stream when the
+//  - Listens on 127.0.0.1 only; a port already in use is a usage error that says so and names
+//    --port (never `internal`). POST /v1/responses or /responses -> text/event-stream when the
 //    body has `stream: true`, else one application/json response object (the API's default);
 //    POST /v1/responses/compact or /responses/compact -> application/json; POST
-//    /v1/chat/completions and /v1/messages (or without /v1) like /v1/responses; any other method
-//    or path -> 404; a body that is not JSON -> 400.
+//    /v1/chat/completions and /v1/messages (or without /v1) like /v1/responses; GET /v1/models
+//    (or /models) -> the mock models, in Anthropic's list shape when the request carries
+//    `anthropic-version`, else OpenAI's; any other method or path -> 404; a body that is not a
+//    JSON object -> 400; a body without the conversation the API requires (`input` for
+//    /responses, `messages` for the other two) -> 400 with the API's own error, as the real
+//    API answers.
 //  - Error bodies are shaped like the API's: {"error":{"message","type","param","code"}}, type
 //    `invalid_request_error` for 4xx and `server_error` for 5xx; on /v1/messages Anthropic's
 //    {"type":"error","error":{"type","message"}}.
 //  - The request body goes to the mock byte for byte (its ids hash those bytes).
-//  - Clock: wall clock, or `step:<ms>` = 0, ms, 2·ms, … per request (SPEC §14).
+//  - Clock: wall clock, or `step:<ms>` = 0, ms, 2·ms, … per request.
 //  - Logs one line per request (method, path, status, bytes) to the log writer; never headers.
+//  - Bounded work, so one client never stalls the others for long (each request is answered
+//    synchronously by the guest): the mock's work is linear in the request's items, and a body
+//    with more than MAX_MOCK_INPUT_ITEMS items and content parts gets 413 `too_many_items`
+//    without reaching the guest. Request bodies held in memory at once (being received or
+//    answered) stay under a budget, MAX_IN_FLIGHT_BYTES: a body that would pass it gets 503
+//    `server_busy` (Retry-After: 1) and the connection is closed. docs/RELIABILITY.md lists both.
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HostInputError } from './config.js';
 import type { WasiGuest } from './guest.js';
 
 export type MockClock = { kind: 'wall' } | { kind: 'step'; stepMs: number };
@@ -35,7 +46,7 @@ const ROUTES: Record<string, { endpoint: string; type: string }> = {
   '/responses': { endpoint: 'responses', type: SSE },
   '/v1/responses/compact': { endpoint: 'responses/compact', type: 'application/json' },
   '/responses/compact': { endpoint: 'responses/compact', type: 'application/json' },
-  // Issue 15: Chat Completions and Anthropic Messages, each with its cache rules.
+  // Chat Completions and Anthropic Messages, each with its cache rules.
   '/v1/chat/completions': { endpoint: 'chat/completions', type: SSE },
   '/chat/completions': { endpoint: 'chat/completions', type: SSE },
   '/v1/messages': { endpoint: 'messages', type: SSE },
@@ -45,15 +56,76 @@ const ROUTES: Record<string, { endpoint: string; type: string }> = {
 /** Largest request body accepted (bytes). */
 const MAX_BODY = 64 * 1024 * 1024;
 
+/**
+ * The most input items plus content parts one request may hold (`input` or `messages`, and the
+ * `content` arrays of their entries). Mirrors kMaxMockInputItems in
+ * core/src/mock_model/mock_request.h, which refuses the same bodies inside the guest.
+ */
+export const MAX_MOCK_INPUT_ITEMS = 65536;
+
+/** The request body bytes all requests together may hold at once (default). */
+export const MAX_IN_FLIGHT_BYTES = 256 * 1024 * 1024;
+
+/** Input items plus content parts of a parsed request body, counted as the mock counts them. */
+export function mockItemCount(request: unknown): number {
+  if (typeof request !== 'object' || request === null) return 0;
+  let count = 0;
+  for (const key of ['input', 'messages']) {
+    const items = (request as Record<string, unknown>)[key];
+    if (!Array.isArray(items)) continue;
+    count += items.length;
+    for (const item of items) {
+      const content = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)['content'] : undefined;
+      if (Array.isArray(content)) count += content.length;
+    }
+  }
+  return count;
+}
+
+function tooManyItems(items: number): string {
+  return `request body has ${items} input items and content parts; the mock model answers at most ${MAX_MOCK_INPUT_ITEMS} per request`;
+}
+
+/**
+ * The models GET /v1/models lists: the slugs the CLI (`mock`) and the playground (`mock-1`)
+ * use. The mock answers any model name; these are the ones to pick from a list.
+ */
+export const MOCK_MODELS = ['mock', 'mock-1'];
+
+/** The member each endpoint's request body must have (the conversation). */
+const REQUIRED: Record<string, string> = {
+  responses: 'input', 'responses/compact': 'input', 'chat/completions': 'messages', messages: 'messages',
+};
+
 /** An error body shaped like the Responses API's. */
-export function apiErrorBody(status: number, code: string, message: string): string {
+export function apiErrorBody(status: number, code: string, message: string, param: string | null = null): string {
   const type = status >= 500 ? 'server_error' : 'invalid_request_error';
-  return JSON.stringify({ error: { message, type, param: null, code } });
+  return JSON.stringify({ error: { message, type, param, code } });
+}
+
+/** GET /v1/models: OpenAI's list, or Anthropic's (`anthropic`). */
+export function modelsBody(anthropic: boolean): string {
+  if (anthropic) {
+    const data = MOCK_MODELS.map((id) => ({ type: 'model', id, display_name: `agentctx ${id}`, created_at: '1970-01-01T00:00:00Z' }));
+    return JSON.stringify({ data, has_more: false, first_id: MOCK_MODELS[0], last_id: MOCK_MODELS.at(-1) });
+  }
+  return JSON.stringify({ object: 'list', data: MOCK_MODELS.map((id) => ({ id, object: 'model', created: 0, owned_by: 'agentctx' })) });
+}
+
+/** The 400 a request without its conversation gets, as each API words it; null when it has one. */
+function missingConversation(endpoint: string, request: unknown, anthropic: boolean): string | null {
+  const field = REQUIRED[endpoint] as string;
+  if (typeof request === 'object' && request !== null && !Array.isArray(request) && (request as Record<string, unknown>)[field] !== undefined) {
+    return null;
+  }
+  if (anthropic) return anthropicErrorBody(400, `${field}: Field required`);
+  return apiErrorBody(400, 'missing_required_parameter', `Missing required parameter: '${field}'.`, field);
 }
 
 /** An error body shaped like Anthropic's Messages API: {"type":"error","error":{type,message}}. */
 export function anthropicErrorBody(status: number, message: string): string {
-  const type = status === 404 ? 'not_found_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
+  const type = status === 404 ? 'not_found_error' : status === 413 ? 'request_too_large'
+    : status === 503 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
   return JSON.stringify({ type: 'error', error: { type, message } });
 }
 
@@ -62,6 +134,10 @@ export interface MockServerOptions {
   port: number;
   clock: MockClock;
   log?: (line: string) => void;
+  /** Largest request body (default 64 MiB). */
+  maxBodyBytes?: number;
+  /** Request body bytes held at once across requests (default MAX_IN_FLIGHT_BYTES). */
+  maxInFlightBytes?: number;
 }
 
 export interface MockServer {
@@ -82,9 +158,38 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   };
   const jsonError = (res: ServerResponse, status: number, code: string, message: string, anthropic = false): number =>
     send(res, status, 'application/json', anthropic ? anthropicErrorBody(status, message) : apiErrorBody(status, code, message));
+  const maxBody = options.maxBodyBytes ?? MAX_BODY;
+  const maxInFlight = options.maxInFlightBytes ?? MAX_IN_FLIGHT_BYTES;
+  let inFlight = 0;
+  // Refuses a request whose body is still arriving: the rest of it is not read, so the
+  // connection cannot carry another request.
+  const refuseMidBody = (res: ServerResponse, status: number, code: string, message: string, anthropic: boolean): number => {
+    res.setHeader('connection', 'close');
+    if (status === 503) res.setHeader('retry-after', '1');
+    return jsonError(res, status, code, message, anthropic);
+  };
 
+  // Holds the body bytes of one request in the in-flight budget until it is answered.
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
+    let held = 0;
+    const hold = (bytes: number): boolean => {
+      if (inFlight + bytes > maxInFlight) return false;
+      inFlight += bytes;
+      held += bytes;
+      return true;
+    };
+    try {
+      return await answer(req, res, hold);
+    } finally {
+      inFlight -= held;
+    }
+  };
+
+  const answer = async (req: IncomingMessage, res: ServerResponse, hold: (bytes: number) => boolean): Promise<number> => {
     const path = (req.url ?? '/').split('?')[0] as string;
+    if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
+      return send(res, 200, 'application/json', modelsBody(req.headers['anthropic-version'] !== undefined));
+    }
     const route = ROUTES[path];
     if (req.method !== 'POST' || route === undefined) {
       return jsonError(res, 404, 'not_found', `no route for ${req.method ?? '?'} ${path}`);
@@ -93,8 +198,14 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY) return jsonError(res, 413, 'too_large', `request body over ${MAX_BODY} bytes`, anthropic);
+      const length = (chunk as Buffer).length;
+      size += length;
+      if (size > maxBody) return refuseMidBody(res, 413, 'too_large', `request body over ${maxBody} bytes`, anthropic);
+      if (!hold(length)) {
+        return refuseMidBody(res, 503, 'server_busy',
+          `the mock server is holding ${inFlight} bytes of request bodies and this one would pass its budget of ${maxInFlight} bytes; retry later`,
+          anthropic);
+      }
       chunks.push(chunk as Buffer);
     }
     const body = Buffer.concat(chunks).toString('utf8');
@@ -104,10 +215,23 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     } catch (e) {
       return jsonError(res, 400, 'invalid_json', `request body is not JSON: ${e instanceof Error ? e.message : String(e)}`, anthropic);
     }
+    if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+      return jsonError(res, 400, 'invalid_json', 'request body must be a JSON object', anthropic);
+    }
+    const missing = missingConversation(route.endpoint, request, anthropic);
+    if (missing !== null) return send(res, 400, 'application/json', missing);
+    const items = mockItemCount(request);
+    if (items > MAX_MOCK_INPUT_ITEMS) return jsonError(res, 413, 'too_many_items', tooManyItems(items), anthropic);
     const input = JSON.stringify({ endpoint: route.endpoint, body, now_ms: now() });
     const { ok, envelope } = options.guest.callResult(0, 'mock.respond', input);
-    const parsed = JSON.parse(envelope) as { value?: { body?: string }; error?: { code?: string; message?: string } };
+    const parsed = JSON.parse(envelope) as {
+      value?: { body?: string }; error?: { code?: string; message?: string; details?: { limit?: string } };
+    };
     if (!ok || typeof parsed.value?.body !== 'string') {
+      // The guest's own item limit (the same as MAX_MOCK_INPUT_ITEMS, counted the same way).
+      if (parsed.error?.details?.limit !== undefined) {
+        return jsonError(res, 413, 'too_many_items', parsed.error.message ?? 'too many items', anthropic);
+      }
       const code = parsed.error?.code ?? 'internal';
       return jsonError(res, code === 'invalid_json' || code === 'invalid_input' ? 400 : 500, code, parsed.error?.message ?? 'no message', anthropic);
     }
@@ -126,9 +250,19 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const onError = (e: NodeJS.ErrnoException): void => {
+      if (e.code === 'EADDRINUSE') {
+        reject(new HostInputError(`--port ${options.port}: 127.0.0.1:${options.port} is already in use; ` +
+          'choose another port with --port N (--port 0 takes any free port)'));
+      } else if (e.code === 'EACCES') {
+        reject(new HostInputError(`--port ${options.port}: not allowed to listen on 127.0.0.1:${options.port}; choose another port with --port N`));
+      } else {
+        reject(e);
+      }
+    };
+    server.once('error', onError);
     server.listen(options.port, '127.0.0.1', () => {
-      server.off('error', reject);
+      server.off('error', onError);
       resolve();
     });
   });

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Embind adapter (ARCHITECTURE §6 "Embind"): ONE bound class, `Engine`, a thin transport over
-// agentctx::Engine:
+// The Embind adapter: ONE bound class, `Engine`, a thin transport over agentctx::Engine:
 //   new Engine()                      one per AgentctxEngine (the TS layer never hands it out)
 //   open(fileSystems) -> handle       fileSystems: undefined | {name: JS FileSystem object}
 //   call(handle, method, json) -> envelope string
@@ -13,6 +12,13 @@
 // call into the module may grow memory and detach it); call() consumes them. attachment() is a
 // view of bytes the engine owns until the next call on that handle: the caller copies it (one
 // copy, e.g. view.slice()) before calling again.
+// Re-entrancy: a FileSystem callback runs inside call(). The TS layer (wasm/ts/engine.ts) never
+// lets a nested call() or open() reach this class: Emscripten 3.1.6's Embind invoker keeps a
+// bound function's argument wire values per function, not per call, so a nested call of the same
+// function frees the running call's arguments twice. Behind it, the engine refuses a nested call
+// (invalid_state) and defers a close() (agentctx/engine.h), and call() takes the pending input
+// attachments for itself before running, so buffers made inside a callback never replace or free
+// the running call's.
 // Invariants: no method throws or aborts on bad input. open() answers 0 for a full table or a
 // malformed fileSystems argument (nothing is registered then); call() always returns an envelope.
 // Nothing else is bound: no value_object, vectors or returned objects (no per-object leaks).
@@ -58,10 +64,10 @@ class EngineBinding {
   }
 
   std::string Call(std::uint32_t handle, std::string method, std::string input_json) {
-    std::vector<std::string_view> views(inputs_.begin(), inputs_.end());
-    std::string out = engine_.Call(handle, method, input_json, views);
+    std::deque<std::string> inputs = std::move(inputs_);
     inputs_.clear();
-    return out;
+    std::vector<std::string_view> views(inputs.begin(), inputs.end());
+    return engine_.Call(handle, method, input_json, views);
   }
 
   val InputBuffer(std::uint32_t length) {

@@ -60,7 +60,7 @@ bool IsFileSystemCode(ErrorCode code) {
   }
 }
 
-// Message = the path, so Display() is "<code>: <path>" (SPEC §3); a JS message goes to details.
+// Message = the path, so Display() is "<code>: <path>"; a JS message goes to details.
 Error MakeError(ErrorCode code, std::string_view path, std::string js_message) {
   Error error{code, std::string(path), {{"path", std::string(path)}}};
   if (!js_message.empty()) error.details.emplace_back("message", std::move(js_message));
@@ -159,6 +159,11 @@ Result<std::vector<DirEntry>> JsFileSystem::List(std::string_view path) {
   std::uint64_t count = 0;
   if (!entries.isArray() || !AsSize(entries["length"], &count))
     return Fail(Malformed("list", path));
+  if (count > kMaxJsListEntries) {
+    return Fail(MakeError(ErrorCode::kIo, path,
+                          "JS FileSystem.list answered " + std::to_string(count) +
+                              " entries; the limit is " + std::to_string(kMaxJsListEntries)));
+  }
   std::vector<DirEntry> out;
   out.reserve(static_cast<std::size_t>(count));
   for (std::uint64_t i = 0; i < count; ++i) {

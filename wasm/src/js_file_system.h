@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// JsFileSystem: agentctx::FileSystem over a JS object (ARCHITECTURE §6 "JS FileSystem"; SPEC §3).
+// JsFileSystem: agentctx::FileSystem over a JS object.
 // The JS object has synchronous methods, each answering a plain object:
 //   stat(path)                        -> {ok:true, kind:"file"|"dir"|"other", size, mtime_ms}
 //   read(path, maxBytes)              -> {ok:true, data: Uint8Array}
@@ -10,9 +10,12 @@
 // and on failure {ok:false, code, message?} with code one of the snake_case FileSystem codes of
 // error_codes.def (not_found … io).
 // Invariants: never throws and never aborts on a malformed answer — anything unexpected (wrong
-// shape, unknown code, oversized data) becomes kIo; bytes cross the boundary with exactly one
-// typed_memory_view(...).set() copy each way. The TS layer wraps user objects so JS exceptions
-// become {ok:false, code:"io"} before they reach this class.
+// shape, unknown code, oversized data, more than kMaxJsListEntries entries) becomes kIo. The
+// object is always the TS guard of wasm/ts/file_system.ts, never a user object: its methods
+// never throw and answer plain data only (plain objects of primitives, plain arrays, a fresh
+// Uint8Array), so reading an answer here runs no user code — a getter or Proxy trap that threw
+// here would unwind through these -fno-exceptions frames. Bytes are copied into wasm memory with
+// one typed_memory_view(...).set() each way.
 #pragma once
 
 #include <emscripten/val.h>
@@ -25,6 +28,9 @@
 #include "agentctx/file_system.h"
 
 namespace agentctx {
+
+/// The most entries one `list` answer may hold (MAX_LIST_ENTRIES in wasm/ts/file_system.ts).
+inline constexpr std::uint64_t kMaxJsListEntries = std::uint64_t{1} << 20;
 
 class JsFileSystem final : public FileSystem {
  public:

@@ -250,11 +250,16 @@ export async function runTurn(session: Caller<SessionMethods>, options: RunTurnO
     throw error;
   }
 
-  // Delivers every piece of one request's answer, absorbing the effects of each call.
+  // Delivers the pieces of one request's answer, absorbing the effects of each call, until the
+  // attempt is over: once the engine answered an error or ended the turn (e.g. a response past
+  // its size limit), the rest of the stream would only be ignored, so it is not read.
   async function stream(request: ModelRequestEffect, into: Pending): Promise<void> {
     const pieces = options.model.send(request, signal === undefined ? {} : { signal });
     try {
-      for await (const delivery of pieces) await absorb(call('deliver', { delivery }), into);
+      for await (const delivery of pieces) {
+        await absorb(call('deliver', { delivery }), into);
+        if (into.failure !== undefined || into.complete !== undefined) break;
+      }
     } catch (error) {
       if (signal?.aborted) return; // the main loop interrupts the turn
       throw error;

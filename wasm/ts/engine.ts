@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// AgentctxEngine and SessionHandle: the TS layer over the one Embind `Engine` (ARCHITECTURE §6).
+// AgentctxEngine and SessionHandle: the TS layer over the one Embind `Engine`.
 // Invariants:
 //  1. One native Engine per AgentctxEngine, never handed out; dispose() deletes it, and so does
 //     a FinalizationRegistry when the engine and all its sessions became unreachable (each
@@ -11,6 +11,15 @@
 //     SessionMethods (interfaces other modules may augment).
 //  4. Attachments (attachments.ts): Uint8Array inputs are written straight into module memory
 //     (one copy each), output bytes are copied out once, before any other call into the module.
+//  5. One call at a time. A FileSystem callback runs inside a call: a call or openSession() it
+//     makes, on any engine of the realm, is refused here with `invalid_state` before it reaches
+//     the module (Emscripten 3.1.6's Embind keeps the wire values of a bound function's
+//     arguments per function, not per call, so a nested call would free the running call's
+//     arguments a second time and corrupt the heap; the engine refuses nested calls as well). A
+//     session close() it makes is deferred by the engine to the end of the running call (which
+//     then fails `bad_handle`), and dispose() frees the native Engine only once the running call
+//     returned. Effects (events, persist lines, tool calls) reach the host after the call
+//     returned, so onEvent, onPersist and tool handlers may call the engine freely.
 import { createCaller, type RawTransport } from './caller.js';
 import type { EmbindEngine } from './embind_module.js';
 import { AgentctxError } from './errors.js';
@@ -18,6 +27,17 @@ import { guardFileSystems, type FileSystem } from './file_system.js';
 import type { AgentctxEngine, Caller, EngineMethods, EngineStats, SessionHandle, SessionMethods } from './types.js';
 
 const hasDisposeSymbol = typeof Symbol.dispose === 'symbol';
+
+// Calls into the module running now (every engine of the realm shares the one module).
+let running = 0;
+
+/** Refuses `what` while a call into the module runs (invariant 5). */
+function refuseNested(what: string): void {
+  if (running > 0) {
+    throw new AgentctxError('invalid_state',
+      `${what} was called while another agentctx call is running (from a FileSystem callback); call it after that call returns`);
+  }
+}
 
 // Node's uninitialised allocation (no zero-fill before the copy: one pass over the bytes instead
 // of two); elsewhere a plain slice. Either way a Uint8Array the caller owns.
@@ -33,6 +53,8 @@ class EngineState {
   readonly live = new Set<number>();
   readonly registry = new FinalizationRegistry<number>((handle) => this.release(handle));
   disposed = false;
+  #depth = 0;  // 1 while a call into this native Engine runs
+  #deletePending = false;  // dispose() ran inside a call: delete once it returned
   constructor(readonly native: EmbindEngine) {}
 
   raw(handle: number, method: string, json: string, inputs: readonly Uint8Array[] = []): string {
@@ -40,6 +62,7 @@ class EngineState {
     if (typeof method !== 'string' || typeof json !== 'string') {
       throw new AgentctxError('invalid_input', 'method and json must be strings');
     }
+    refuseNested(`\`${method}\``);
     for (const bytes of inputs) {
       if (!(bytes instanceof Uint8Array)) {
         throw new AgentctxError('invalid_input', 'input attachments must be Uint8Array');
@@ -47,7 +70,18 @@ class EngineState {
       // Filled at once: a later call into the module may grow memory and detach this view.
       this.native.inputBuffer(bytes.length).set(bytes);
     }
-    return this.native.call(handle, method, json);
+    this.#depth += 1;
+    running += 1;
+    try {
+      return this.native.call(handle, method, json);
+    } finally {
+      running -= 1;
+      this.#depth -= 1;
+      if (this.#depth === 0 && this.#deletePending) {
+        this.#deletePending = false;
+        this.native.delete();
+      }
+    }
   }
 
   /** One handle as a raw transport; `check` runs before every call (closed sessions). */
@@ -57,9 +91,12 @@ class EngineState {
         check();
         return this.raw(handle, method, json, inputs);
       },
-      attachmentCount: () => this.native.attachmentCount(handle),
+      attachmentCount: () => (this.disposed ? 0 : this.native.attachmentCount(handle)),
       // A copy: the view is only valid until the next call into the module.
-      attachment: (index) => copyOut(this.native.attachment(handle, index)),
+      attachment: (index) => {
+        if (this.disposed) throw new AgentctxError('invalid_state', 'the engine has been disposed');
+        return copyOut(this.native.attachment(handle, index));
+      },
     };
   }
 
@@ -73,7 +110,9 @@ class EngineState {
     for (const handle of this.live) this.native.close(handle);
     this.live.clear();
     this.disposed = true;
-    this.native.delete();
+    // Inside a call (a FileSystem callback), the native Engine is still running it.
+    if (this.#depth > 0) this.#deletePending = true;
+    else this.native.delete();
   }
 }
 
@@ -152,8 +191,16 @@ class Engine implements AgentctxEngine {
   openSession(fileSystems?: Readonly<Record<string, FileSystem>>): SessionHandle {
     const state = this.#state;
     if (state.disposed) throw new AgentctxError('invalid_state', 'the engine has been disposed');
+    refuseNested('openSession()');
     const guarded = guardFileSystems(fileSystems);
-    const handle = state.native.open(guarded);
+    // open() calls each FileSystem's sandboxed(): user code, so it counts as a running call.
+    running += 1;
+    let handle: number;
+    try {
+      handle = state.native.open(guarded);
+    } finally {
+      running -= 1;
+    }
     if (handle === 0) {
       throw new AgentctxError('internal', 'the engine refused to open a session (handle table full)');
     }

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: MIT
-// The JS FileSystem contract (SPEC §3; ARCHITECTURE §6 "JS FileSystem") as seen from TypeScript,
-// plus the guard every user object passes through before it reaches wasm/src/js_file_system.cc:
-// methods are synchronous; a thrown exception becomes {ok:false, code:"io"} (a JS exception must
-// never unwind through the -fno-exceptions wasm frames).
+// The JS FileSystem contract as seen from TypeScript, plus the guard every user object passes
+// through before it reaches wasm/src/js_file_system.cc (docs/RELIABILITY.md, "Hostile hosts").
+// Methods are synchronous. The guard (guardFileSystems) makes every answer safe to read from C++:
+//  - a throw — from the method, or from reading its answer (a throwing getter, a Proxy trap, a
+//    typed array whose `length` lies) — becomes {ok:false, code:"io", message}: a JS exception
+//    must never unwind through the -fno-exceptions wasm frames (it leaks wasm stack each time,
+//    and a few hundred of them hang the module);
+//  - each answer is copied into plain data before the core reads it: a plain object of
+//    primitives, a plain array of plain entries (at most MAX_LIST_ENTRIES), a fresh Uint8Array
+//    holding at most `maxBytes` bytes. A field of the wrong type stays wrong (the core answers
+//    `io`, "malformed answer"), but reading it can no longer run user code.
 import { AgentctxError } from './errors.js';
 import type { FileSystemErrorCode } from './generated/error_codes.js';
 
 /** What `stat` reports (it follows symlinks) and `list` names (it does not). */
 export type FileKind = 'file' | 'dir' | 'symlink' | 'other';
 
-/** A failed FileSystem operation: one of the SPEC §3 codes, and an optional detail. */
+/** A failed FileSystem operation: one of the FileSystem error codes, and an optional detail. */
 export interface FsFailure {
   ok: false;
   code: FileSystemErrorCode;
@@ -56,68 +63,187 @@ export interface FileSystem {
 
 const METHODS = ['stat', 'read', 'list', 'write', 'sandboxed'] as const;
 
-/** True when `path` is absolute and normalised (SPEC §3). */
+/**
+ * The most entries one `list` answer may hold: a larger answer (a sparse array or a Proxy can
+ * claim 2^32 − 1) is an `io` failure naming the limit. Mirrors kMaxJsListEntries in
+ * wasm/src/js_file_system.h.
+ */
+export const MAX_LIST_ENTRIES = 1 << 20;
+
+/** True when `path` is absolute and normalised. */
 export function isNormalizedPath(path: string): boolean {
   if (!path.startsWith('/') || path.includes('\0')) return false;
   if (path === '/') return true;
   return path.slice(1).split('/').every((s) => s !== '' && s !== '.' && s !== '..');
 }
 
-function failure(error: unknown): FsFailure {
-  return { ok: false, code: 'io', message: error instanceof Error ? error.message : String(error) };
+// A thrown value as text; describing it may throw too (a throwing `message` getter or toString).
+function describe(error: unknown): string {
+  try {
+    if (error instanceof Error) {
+      const message: unknown = error.message;
+      if (typeof message === 'string') return message;
+    }
+    return typeof error === 'string' ? error : String(error);
+  } catch {
+    return 'an exception that cannot be described';
+  }
+}
+
+function failure(message: string): FsFailure {
+  return { ok: false, code: 'io', message };
+}
+
+// The intrinsic TypedArray accessors: they read internal slots, never a subclass's or an own
+// property's override (a Uint8Array subclass may lie about `length`).
+const typedArrayProto = Object.getPrototypeOf(Uint8Array.prototype) as object;
+function intrinsicGetter(name: string | symbol): (this: unknown) => unknown {
+  return Object.getOwnPropertyDescriptor(typedArrayProto, name)?.get as (this: unknown) => unknown;
+}
+const typedArrayTag = intrinsicGetter(Symbol.toStringTag);
+const typedArrayLength = intrinsicGetter('length');
+const typedArrayBuffer = intrinsicGetter('buffer');
+const typedArrayOffset = intrinsicGetter('byteOffset');
+
+// A primitive as it is; an object or function as null (the core then reports a wrong type).
+function primitive(value: unknown): unknown {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function' ? null : value;
+}
+
+type Plain = Record<string, unknown>;
+
+// `{ok}` of an answer as plain data: the failure itself (code and message copied), `{ok:true}`
+// with `copy`'s fields, or null for anything malformed (the core reports it as such).
+function plainAnswer(answer: unknown, copy: (answer: Plain) => Plain | FsFailure | null): Plain | FsFailure | null {
+  if (typeof answer !== 'object' || answer === null) return null;
+  const record = answer as Plain;
+  const ok = record['ok'];
+  if (ok === false) {
+    const code = record['code'];
+    const message = record['message'];
+    const out: Plain = { ok: false, code: typeof code === 'string' ? code : 'io' };
+    if (typeof message === 'string') out['message'] = message;
+    return out;
+  }
+  if (ok !== true) return null;
+  return copy(record);
+}
+
+function copyStat(answer: Plain): Plain {
+  return {
+    ok: true,
+    kind: primitive(answer['kind']),
+    size: primitive(answer['size']),
+    mtime_ms: primitive(answer['mtime_ms']),
+  };
+}
+
+function copyRead(answer: Plain, maxBytes: number): Plain | null {
+  const data = answer['data'];
+  if (typeof data !== 'object' || data === null || typedArrayTag.call(data) !== 'Uint8Array') return null;
+  const length = Math.min(typedArrayLength.call(data) as number, maxBytes);
+  const view = new Uint8Array(typedArrayBuffer.call(data) as ArrayBufferLike, typedArrayOffset.call(data) as number, length);
+  const bytes = new Uint8Array(length);
+  bytes.set(view);
+  return { ok: true, data: bytes };
+}
+
+function copyList(answer: Plain, path: string): Plain | FsFailure | null {
+  const entries = answer['entries'];
+  if (!Array.isArray(entries)) return null;
+  const count: unknown = entries.length;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return null;
+  if (count > MAX_LIST_ENTRIES) {
+    return failure(`FileSystem.list(${JSON.stringify(path)}) answered ${count} entries; the limit is ${MAX_LIST_ENTRIES}`);
+  }
+  const out: unknown[] = [];
+  for (let i = 0; i < count; i++) {
+    const entry: unknown = entries[i];
+    if (typeof entry !== 'object' || entry === null) {
+      out.push(null);
+      continue;
+    }
+    const record = entry as Plain;
+    out.push({ name: primitive(record['name']), kind: primitive(record['kind']) });
+  }
+  return { ok: true, entries: out };
+}
+
+const okOnly = (): Plain => ({ ok: true });
+
+// Calls `method` on `fs` and copies its answer; never throws.
+function guarded(fs: FileSystem, method: string, args: unknown[], copy: (answer: Plain) => Plain | FsFailure | null): unknown {
+  let answer: unknown;
+  try {
+    const fn = (fs as unknown as Record<string, unknown>)[method];
+    answer = (fn as (...a: unknown[]) => unknown).apply(fs, args);
+  } catch (e) {
+    return failure(describe(e));
+  }
+  try {
+    return plainAnswer(answer, copy);
+  } catch (e) {
+    return failure(`the answer of FileSystem.${method} could not be read: ${describe(e)}`);
+  }
 }
 
 /**
- * Checks the shape of a user FileSystem map and wraps each one so no call can throw.
- * Throws AgentctxError `invalid_input` for a malformed map.
+ * Checks the shape of a user FileSystem map and wraps each one so no call can throw and every
+ * answer is plain data. Throws AgentctxError `invalid_input` for a malformed map.
  */
 export function guardFileSystems(
   fileSystems: Readonly<Record<string, FileSystem>> | undefined,
-): Record<string, FileSystem> | undefined {
+): Record<string, object> | undefined {
   if (fileSystems === undefined) return undefined;
   if (typeof fileSystems !== 'object' || fileSystems === null || Array.isArray(fileSystems)) {
     throw new AgentctxError('invalid_input', 'fileSystems must be an object mapping names to FileSystems');
   }
-  const guarded: Record<string, FileSystem> = {};
-  for (const [name, fs] of Object.entries(fileSystems)) {
+  let named: [string, FileSystem][];
+  try {
+    named = Object.entries(fileSystems);
+  } catch (e) {
+    throw new AgentctxError('invalid_input', `fileSystems could not be read: ${describe(e)}`);
+  }
+  const out: Record<string, object> = {};
+  for (const [name, fs] of named) {
     if (name === '') throw new AgentctxError('invalid_input', 'a FileSystem name must not be empty');
-    const candidate = fs as unknown as Record<string, unknown> | null;
-    const missing = METHODS.filter(
-      (m) => typeof candidate !== 'object' || candidate === null || typeof candidate[m] !== 'function',
-    );
+    let missing: string[];
+    let canRemove: boolean;
+    try {
+      const candidate = fs as unknown as Record<string, unknown> | null;
+      missing = METHODS.filter(
+        (m) => typeof candidate !== 'object' || candidate === null || typeof candidate[m] !== 'function',
+      );
+      canRemove = missing.length === 0 && typeof (candidate as Record<string, unknown>)['removeFile'] === 'function';
+    } catch (e) {
+      throw new AgentctxError('invalid_input', `FileSystem "${name}" could not be read: ${describe(e)}`, { name });
+    }
     if (missing.length > 0) {
       throw new AgentctxError('invalid_input',
         `FileSystem "${name}" must be an object with the methods ${METHODS.join(', ')} (missing: ${missing.join(', ')})`,
         { name });
     }
-    guarded[name] = guard(fs);
+    out[name] = guard(fs, canRemove);
   }
-  return guarded;
+  return out;
 }
 
-function guard(fs: FileSystem): FileSystem {
-  const guarded: FileSystem = {
-    stat(path) {
-      try { return fs.stat(path); } catch (e) { return failure(e); }
-    },
-    read(path, maxBytes) {
-      try { return fs.read(path, maxBytes); } catch (e) { return failure(e); }
-    },
-    list(path) {
-      try { return fs.list(path); } catch (e) { return failure(e); }
-    },
-    write(path, bytes, createParents) {
-      try { return fs.write(path, bytes, createParents); } catch (e) { return failure(e); }
-    },
-    sandboxed() {
-      try { return fs.sandboxed() === true; } catch { return false; }
+function guard(fs: FileSystem, canRemove: boolean): object {
+  const wrapped: Record<string, (...args: never[]) => unknown> = {
+    stat: (path: string) => guarded(fs, 'stat', [path], copyStat),
+    read: (path: string, maxBytes: number) =>
+      guarded(fs, 'read', [path, maxBytes], (answer) => copyRead(answer, maxBytes)),
+    list: (path: string) => guarded(fs, 'list', [path], (answer) => copyList(answer, path)),
+    write: (path: string, bytes: Uint8Array, createParents: boolean) =>
+      guarded(fs, 'write', [path, bytes, createParents], okOnly),
+    sandboxed: () => {
+      try {
+        return fs.sandboxed() === true;
+      } catch {
+        return false;
+      }
     },
   };
-  if (typeof fs.removeFile === 'function') {
-    const removeFile = fs.removeFile.bind(fs);
-    guarded.removeFile = (path) => {
-      try { return removeFile(path); } catch (e) { return failure(e); }
-    };
-  }
-  return guarded;
+  if (canRemove) wrapped['removeFile'] = (path: string) => guarded(fs, 'removeFile', [path], okOnly);
+  return wrapped;
 }

@@ -1,11 +1,28 @@
 // SPDX-License-Identifier: MIT
+// Envelopes (see envelope.h); a large value is wrapped in its own buffer, never copied twice.
 #include "engine/envelope.h"
 
 namespace agentctx {
 
+namespace {
+
+constexpr std::string_view kOkPrefix = "{\"v\":1,\"ok\":true,\"value\":";
+
+}  // namespace
+
 std::string OkEnvelopeRaw(std::string_view value_json) {
-  std::string out = "{\"v\":1,\"ok\":true,\"value\":";
+  std::string out;
+  out.reserve(kOkPrefix.size() + value_json.size() + 1);  // exact: no growth on the last '}'
+  out.append(kOkPrefix);
   out.append(value_json);
+  out.push_back('}');
+  return out;
+}
+
+std::string OkEnvelopeOwned(std::string value_json) {
+  std::string out = std::move(value_json);
+  out.reserve(kOkPrefix.size() + out.size() + 1);
+  out.insert(0, kOkPrefix);
   out.push_back('}');
   return out;
 }

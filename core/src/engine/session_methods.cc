@@ -3,8 +3,8 @@
 #include "engine/session_methods.h"
 
 #include "engine/envelope.h"
-#include "provider/cache/cache_pricing.h"
 #include "protocol/json_codec.h"
+#include "provider/cache/cache_pricing.h"
 
 namespace agentctx {
 namespace {
@@ -15,6 +15,42 @@ Result<std::int64_t> NowMs(const JsonValue& input) {
   auto n = v->int_value();
   if (!n || *n < 0) return Fail(ErrorCode::kInvalidInput, "now_ms must be a non-negative integer");
   return *n;
+}
+
+std::string_view KindName(const JsonValue& v) {
+  switch (v.kind()) {
+    case JsonValue::Kind::kNull:
+      return "null";
+    case JsonValue::Kind::kBool:
+      return "a boolean";
+    case JsonValue::Kind::kNumber:
+      return "a number";
+    case JsonValue::Kind::kString:
+      return "a string";
+    case JsonValue::Kind::kArray:
+      return "an array";
+    case JsonValue::Kind::kObject:
+      return "an object";
+  }
+  return "a value";
+}
+
+// A delivery's `sse` (text, or bytes by reference, resolved by now) and `events` (an array), when
+// present, must have those types: any other value would be ignored and the turn would fail later
+// with a message that does not name the cause.
+Result<void> CheckStreamFields(const JsonValue& delivery) {
+  if (!delivery.is_object()) return {};
+  const JsonValue* sse = delivery.Find("sse");
+  if (sse != nullptr && !sse->is_string()) {
+    return Fail(ErrorCode::kInvalidInput,
+                "a delivery's `sse` must be a string or bytes, not " + std::string(KindName(*sse)));
+  }
+  const JsonValue* events = delivery.Find("events");
+  if (events != nullptr && !events->is_array()) {
+    return Fail(ErrorCode::kInvalidInput,
+                "a delivery's `events` must be an array, not " + std::string(KindName(*events)));
+  }
+  return {};
 }
 
 // The wire config, validated once here; its `unknown_config_key` warnings go first.
@@ -30,7 +66,7 @@ std::string EffectsEnvelope(EffectSink& sink, SessionSlot* slot) {
   std::string json = sink.ToJson(&views);
   for (std::string_view v : views) slot->attachments.View(v);  // session-owned bytes
   slot->persist_lines = sink.TakePersisted();
-  return OkEnvelopeRaw(json);
+  return OkEnvelopeOwned(std::move(json));  // in place: a large response is not copied again
 }
 
 std::string PromptPreviewEnvelope(const Session& s, OutputAttachments* attachments) {
@@ -90,7 +126,10 @@ std::string Dispatch(SessionSlot* slot, SessionMethod method, JsonValue* input,
       auto resolved = ResolveInputRefs(input, inputs);
       if (!resolved) return ErrorEnvelope(resolved.error());
       const JsonValue* d = input->Find("delivery");
-      return Effects(s.Deliver(d != nullptr ? *d : *input, now, &sink));
+      const JsonValue& delivery = d != nullptr ? *d : *input;
+      auto shape = CheckStreamFields(delivery);
+      if (!shape) return ErrorEnvelope(shape.error());
+      return Effects(s.Deliver(delivery, now, &sink));
     }
     case SessionMethod::kUpdate: {
       const JsonValue* delta = input->Find("delta");

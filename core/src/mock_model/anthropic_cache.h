@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Anthropic prompt-cache simulator for the mock model (issue 15), beside the OpenAI-rule one
+// Anthropic prompt-cache simulator for the mock model, beside the OpenAI-rule one
 // (cache_simulator.h): Anthropic caches only at explicit `cache_control` breakpoints.
 // Rules (Anthropic's documented behaviour, simplified and deterministic):
 //  - A request is a list of blocks in cache order (tools, system, message content blocks).

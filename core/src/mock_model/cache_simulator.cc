@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Prompt-cache simulator (SPEC §14.3); see cache_simulator.h.
+// Prompt-cache simulator; see cache_simulator.h.
 #include "mock_model/cache_simulator.h"
 
 #include <cstring>
@@ -94,7 +94,7 @@ std::uint64_t CacheSimulator::Lookup(std::string_view model, std::string_view pr
   Key key{std::string(model), std::string(prompt_cache_key)};
   std::vector<Entry>& entries = namespaces_[key];
 
-  // SPEC §14.3: best match over live entries (all entries are live after the purge).
+  // Best match over live entries (all entries are live after the purge).
   PromptHashes hashes = HashPrompt(prompt);
   std::uint64_t cached = 0;
   Entry* matched = nullptr;

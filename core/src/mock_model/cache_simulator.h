@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Prompt-cache simulator (SPEC §14.3, OpenAI rules), used by the mock model to fill
+// Prompt-cache simulator (OpenAI rules), used by the mock model to fill
 // `usage.input_tokens_details.cached_tokens`.
 // Invariants:
 //  - State is per namespace `(model, prompt_cache_key)` (absent key = ""); each namespace holds
 //    at most kMaxEntries entries, evicted least-recently-used (ours).
-//  - An entry does not copy the prompt (issue 17: a 2 000-turn mock session held 360 MB of
-//    copies). It keeps the prompt's size, a hash of the whole prompt and one hash per cache
+//  - An entry does not copy the prompt (copies made a 2 000-turn mock session hold 360 MB).
+//    It keeps the prompt's size, a hash of the whole prompt and one hash per cache
 //    block boundary: of the first 4b bytes for each b = 1024 + 128k with 4b <= size, i.e. 8
 //    bytes per 512 prompt bytes. "The first 4b bytes are equal" is decided on those hashes
 //    (64-bit, deterministic; a collision would only overstate cached_tokens in the mock).
@@ -37,7 +37,7 @@ class CacheSimulator {
   explicit CacheSimulator(std::int64_t ttl_ms = kDefaultTtlMs) : ttl_ms_(ttl_ms) {}
 
   /// Runs one request's prompt bytes `prompt` through the cache at simulated time `now_ms`
-  /// and returns its cached_tokens (SPEC §14.3). Mutates the cache state.
+  /// and returns its cached_tokens (by the rules above). Mutates the cache state.
   std::uint64_t Lookup(std::string_view model, std::string_view prompt_cache_key,
                        std::string_view prompt, std::int64_t now_ms);
 

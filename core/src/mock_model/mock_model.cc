@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// MockModel (SPEC §14); see mock_model.h.
+// MockModel; see mock_model.h.
 #include "mock_model/mock_model.h"
 
 #include <utility>
@@ -26,6 +26,7 @@ Result<std::string> MockModel::Handle(std::string_view endpoint, std::string_vie
     return Fail(ErrorCode::kInvalidInput, "unknown mock endpoint: " + std::string(endpoint));
   }
   ACTX_TRY(JsonValue raw, ParseJson(body));
+  ACTX_TRY_VOID(CheckMockRequestSize(raw));
   bool streaming = false;
   ACTX_TRY(JsonValue parsed, NormalizeMockRequest(raw, &streaming));
   ACTX_TRY(PromptBytes prompt, PromptBytesFromBody(parsed));
@@ -82,6 +83,7 @@ Result<std::string> MockModel::Handle(std::string_view endpoint, std::string_vie
 Result<std::string> MockModel::HandleProvider(bool anthropic, std::string_view body,
                                               std::int64_t now_ms) {
   ACTX_TRY(JsonValue raw, ParseJson(body));
+  ACTX_TRY_VOID(CheckMockRequestSize(raw));
   ACTX_TRY(ProviderRequest request, anthropic ? ReadAnthropicRequest(raw) : ReadChatRequest(raw));
   const JsonValue* model = raw.Find("model");
   if (model != nullptr && !model->is_string()) {

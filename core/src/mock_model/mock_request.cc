@@ -64,4 +64,25 @@ Result<JsonValue> NormalizeMockRequest(const JsonValue& body, bool* streaming) {
   return normalized;
 }
 
+Result<void> CheckMockRequestSize(const JsonValue& body) {
+  if (!body.is_object()) return {};
+  std::size_t count = 0;
+  for (std::string_view key : {"input", "messages"}) {
+    const JsonValue* items = body.Find(key);
+    if (items == nullptr || !items->is_array()) continue;
+    count += items->items().size();
+    for (const JsonValue& item : items->items()) {
+      const JsonValue* content = item.is_object() ? item.Find("content") : nullptr;
+      if (content != nullptr && content->is_array()) count += content->items().size();
+    }
+  }
+  if (count <= kMaxMockInputItems) return {};
+  const std::string limit = std::to_string(kMaxMockInputItems);
+  return Fail(Error{ErrorCode::kInvalidInput,
+                    "request body has " + std::to_string(count) +
+                        " input items and content parts; the mock model answers at most " + limit +
+                        " per request",
+                    {{"limit", limit}, {"items", std::to_string(count)}}});
+}
+
 }  // namespace agentctx

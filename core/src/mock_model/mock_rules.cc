@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The mock model's response rules (SPEC §14.1); see mock_rules.h.
+// The mock model's response rules; see mock_rules.h.
 #include "mock_model/mock_rules.h"
+
+#include <unordered_map>
 
 #include "protocol/json_codec.h"
 #include "world_state/message_kind.h"
@@ -143,7 +145,7 @@ bool Contains(const std::vector<std::string>& names, std::string_view name) {
   return false;
 }
 
-// SPEC §14.1: directives of the last AGENTS.md part in `input`.
+// The reply directives of the last AGENTS.md part in `input` (mock_text.h).
 ReplyDirectives FindReplyDirectives(const std::vector<JsonValue>& input) {
   std::optional<std::string_view> last;
   for (const JsonValue& item : input) {
@@ -219,21 +221,22 @@ std::size_t CountLines(std::string_view text, bool (*matches)(std::string_view))
   return n;
 }
 
-// Rule 4: one line per tool output in the tail.
+// Rule 4: one line per tool output in the tail. Its call is the last call with the same
+// `call_id` before it, found in one pass (an index by id, updated as the items go by).
 std::string ToolOutputLines(const std::vector<JsonValue>& input, std::size_t tail_start) {
   std::vector<std::string> lines;
-  for (std::size_t i = tail_start; i < input.size(); ++i) {
+  std::unordered_map<std::string_view, const JsonValue*> calls_by_id;
+  for (std::size_t i = 0; i < input.size(); ++i) {
     const JsonValue& out = input[i];
-    if (!IsToolOutput(out)) continue;
-    std::string_view call_id = out.GetString("call_id").value_or(std::string_view());
-    const JsonValue* call = nullptr;
-    for (std::size_t k = 0; k < i; ++k) {
-      std::optional<std::string_view> type = input[k].GetString("type");
-      if ((type == "function_call" || type == "custom_tool_call") &&
-          input[k].GetString("call_id") == call_id) {
-        call = &input[k];
-      }
+    std::optional<std::string_view> type = out.GetString("type");
+    if (type == "function_call" || type == "custom_tool_call") {
+      if (std::optional<std::string_view> id = out.GetString("call_id")) calls_by_id[*id] = &out;
+      continue;
     }
+    if (i < tail_start || !IsToolOutput(out)) continue;
+    std::string_view call_id = out.GetString("call_id").value_or(std::string_view());
+    auto found = calls_by_id.find(call_id);
+    const JsonValue* call = found != calls_by_id.end() ? found->second : nullptr;
     std::string name =
         call != nullptr ? std::string(call->GetString("name").value_or("tool")) : "tool";
     std::string text = OutputText(out);

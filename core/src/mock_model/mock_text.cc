@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Text rules of the mock model (SPEC §14.1); see mock_text.h.
+// Text rules of the mock model; see mock_text.h.
 #include "mock_model/mock_text.h"
 
 #include "support/text.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Text rules of the mock model (SPEC §14.1): directives and file references found in the last
+// Text rules of the mock model: directives and file references found in the last
 // real user message `U`, and the AGENTS.md reply directives.
 // Invariants: pure functions over valid UTF-8; ASCII-only case folding; no state.
 //  - Tokens are split on Unicode White_Space. A token is stripped of leading ``"'`()[]{}<>,;:!?``
@@ -36,7 +36,8 @@ struct MockCallRequest {
   bool raw = false;          // #mock-call: `content` holds the arguments verbatim
 };
 
-/// The calls `U` asks for, in order of appearance (SPEC §14.1 rule 3), unlimited and unfiltered.
+/// The calls `U` asks for, in order of appearance (mock_rules.h rule 3), unlimited and
+/// unfiltered.
 std::vector<MockCallRequest> ExtractMockCalls(std::string_view u);
 /// `token` stripped as a reference candidate (see the header comment).
 std::string_view StripReferenceToken(std::string_view token);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The mock model's reading of Chat Completions and Anthropic Messages requests (issue 15): each
+// The mock model's reading of Chat Completions and Anthropic Messages requests: each
 // body becomes the equivalent `responses` body, so the one rule set (mock_rules.h) answers every
 // provider, plus the prompt as that provider's cache sees it.
 // Conversion (to {"model","input":[…],"tools":[{"type":"function","name"}…]}):

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Writers of the mock model's Chat Completions and Anthropic Messages answers (issue 15), shaped
+// Writers of the mock model's Chat Completions and Anthropic Messages answers, shaped
 // like the real APIs' so the official SDKs (`openai` chat.completions, `@anthropic-ai/sdk`
 // messages.stream) work as clients of serve-mock. Output items come from the one rule set
 // (mock_rules.h); reasoning items are not sent (neither API streams OpenAI reasoning).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Writer of the mock model's answers (SPEC §14.2); see sse_writer.h.
+// Writer of the mock model's answers; see sse_writer.h.
 #include "mock_model/sse_writer.h"
 
 #include <utility>

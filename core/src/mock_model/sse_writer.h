@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Writer of the mock model's answers (SPEC §14.2): the Responses event stream the session's
-// parser reads (SPEC §10), or, for `stream:false`, the one JSON response object — shaped like
-// the real API's so the official SDKs work as clients (issue 14).
+// Writer of the mock model's answers: the Responses event stream the session's
+// parser reads, or, for `stream:false`, the one JSON response object — shaped like
+// the real API's so the official SDKs work as clients.
 // Invariants:
 //  - Each event is `event: <type>\ndata: <compact JSON>\n\n`; every event carries a
-//    `sequence_number` (0, 1, …) right after its `type`, then the SPEC §14.2 fields in order.
+//    `sequence_number` (0, 1, …) right after its `type`, then its own fields in a fixed order.
 //  - The `response` of `response.created` / `response.in_progress` / `response.completed` /
 //    `response.failed` is a full response object: `id, object:"response", created_at (s),
 //    status, error, incomplete_details, model, output, usage` — `output` empty and `usage` null
@@ -30,7 +30,7 @@ namespace agentctx {
 
 inline constexpr std::size_t kMaxDeltaBytes = 32;
 
-/// Usage numbers of one response (SPEC §14.2).
+/// Usage numbers of one response.
 struct MockUsage {
   std::uint64_t input_tokens = 0;
   std::uint64_t cached_tokens = 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Rollout line checks during resume (ours, issue 17): reordered or duplicated lines are said,
-// never accepted silently.
+// Rollout line checks during resume (ours, docs/RELIABILITY.md): reordered or duplicated lines
+// are said, never accepted silently.
 // Rules:
 //  1. Duplicates. Each response_item has identity keys: `call <type> <call_id>` for a `*_call`,
 //     `output <type> <call_id>` for a `*_output`, and `id <id>` for any item with a non-empty

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Replay: how each Codex version laid out the requests its rollouts record (SPEC §13.4,
-// issue 13). Pure helpers for replay.cc.
+// Replay: how each Codex version laid out the requests its rollouts record (docs/replay.md).
+// Pure helpers for replay.cc.
 // Layouts:
 //  - 2025 header layout and CLI < 0.105 (`session_meta.instructions` = user instructions,
 //    already recorded as items): no instructions are reconstructed.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The options of `rollout.inspect` (issue 13); see ReplayOptionsFromJson in replay.h.
+// The options of `rollout.inspect`; see ReplayOptionsFromJson in replay.h.
 #include <optional>
 #include <string>
 

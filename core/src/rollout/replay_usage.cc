@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Replay usage events (issue 13); see replay_usage.h.
+// Replay usage events; see replay_usage.h.
 #include "rollout/replay_usage.h"
 
 #include <utility>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Replay: the provider's usage, one event per response (issue 13). Pure.
+// Replay: the provider's usage, one event per response. Pure.
 // Algorithm:
 //  1. Source: `token_usage_record` lines when the rollout has any (Codex ≥ 0.15x writes one per
 //     response), else `event_msg` `token_count` events. Never both, so nothing counts twice.

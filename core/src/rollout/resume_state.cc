@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Resume state reconstruction (SPEC §13.3); see resume_state.h.
+// Resume state reconstruction; see resume_state.h.
 #include "rollout/resume_state.h"
 
 #include <utility>
@@ -65,7 +65,7 @@ ResumeState BuildResumeState(const ParsedRollout& rollout, const CompactionRebui
       checks.NoteTimestamp(record.line, record.line_number);
     }
     const JsonValue* payload = record.payload();
-    if (payload == nullptr) continue;  // unknown shapes are ignored (SPEC §13.3 step 1)
+    if (payload == nullptr) continue;  // unknown shapes are ignored, never an error
 
     if (type == "session_meta") {
       if (!state.session_meta.has_value()) state.session_meta = *payload;

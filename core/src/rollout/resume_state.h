@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: MIT
-// Resume: what a session restores from its rollout (SPEC §13.3). Pure; no FileSystem access.
+// Resume: what a session restores from its rollout. Pure; no FileSystem access.
 // Algorithm, one chronological pass over the parsed lines (rollout_reader.h):
 //  1. `response_item` → canonicalised (protocol/items.h; dropped items warn `unsupported_item`)
 //     and appended to history with its metadata {turn_id, origin} (imported lines without
 //     metadata: the current turn id and ImportedItemOrigin()).
 //  2. `compacted` with `replacement_history` → history = those items (origin `compaction`);
-//     without it (imported) → history = rebuilder(history so far, message) (SPEC §12.3 step 4,
-//     the compaction module's pure rebuild); with no rebuilder the history is left as it was
-//     and the line is listed in `unrebuilt_compactions` for the caller. Either way: baseline =
-//     none, compaction counter + 1, last token usage forgotten (SPEC §12.1: no usage after a
-//     compaction).
+//     without it (imported) → history = rebuilder(history so far, message) (the compaction
+//     module's pure rebuild, compaction/history_rebuild.h); with no rebuilder the history is
+//     left as it was and the line is listed in `unrebuilt_compactions` for the caller. Either
+//     way: baseline = none, compaction counter + 1, last token usage forgotten (a usage from
+//     before a compaction says nothing of the new history).
 //     So history = replacement of the newest `compacted` + the response_items after it.
 //  3. `world_state` full → baseline = state; patch → baseline = MergePatchApply(baseline,
 //     patch), or, with no baseline, warning `world_state_patch_without_full` and skipped.
 //  4. `turn_context` → kept (the last wins); `event_msg token_count` with a non-null `info` →
 //     kept (the last wins) with the history size at that point; `task_started` → turn counter.
-//  5. (ours, issue 17) A response_item duplicating one already in history is skipped, and
+//  5. (ours) A response_item duplicating one already in history is skipped, and
 //     timestamps going backwards are warned about once (line_checks.h).
-// Not restored (SPEC §13.3 step 4): AGENTS.md cache, explainer predecessor, tool freeze.
+// Not restored: AGENTS.md cache, explainer predecessor, tool freeze.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +40,8 @@ namespace agentctx {
 /// `tool` for `*_output`, `compaction` for compaction items, else the item's type.
 std::string ImportedItemOrigin(const JsonValue& item);
 
-/// Rebuilds history for a `compacted` line without `replacement_history` (SPEC §12.3 step 4).
+/// Rebuilds history for a `compacted` line without `replacement_history`, as a local
+/// compaction does (compaction/history_rebuild.h).
 using CompactionRebuilder = std::function<std::vector<RecordedItem>(
     const std::vector<RecordedItem>& history_so_far, std::string_view message)>;
 
@@ -73,7 +74,7 @@ struct ResumeState {
   std::vector<Warning> warnings;  ///< rollout_torn_line, world_state_patch_without_full, …
 };
 
-/// SPEC §13.3 over parsed lines. `rebuilder` may be null (see step 2 above).
+/// The algorithm above over parsed lines. `rebuilder` may be null (see step 2 above).
 ResumeState BuildResumeState(const ParsedRollout& rollout, const CompactionRebuilder* rebuilder);
 /// Parses then builds. Errors: kRolloutCorrupt (rollout_reader.h).
 Result<ResumeState> BuildResumeState(std::string_view rollout_text,

@@ -8,6 +8,16 @@
 #include "protocol/json_codec.h"
 
 namespace agentctx {
+namespace {
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// Empty or only spaces, tabs, CRs, form feeds and vertical tabs.
+bool IsBlank(std::string_view line) {
+  return line.find_first_not_of(" \t\r\f\v") == std::string_view::npos;
+}
+
+}  // namespace
 
 std::string_view RolloutRecord::type() const { return line.GetString("type").value_or(""); }
 
@@ -25,6 +35,8 @@ Result<ParsedRollout> ParseRollout(std::string_view text) {
 }
 
 Result<ParsedRollout> ParseRollout(std::string_view text, std::size_t max_line_bytes) {
+  // Step 0: a UTF-8 BOM before the first line.
+  if (text.substr(0, kUtf8Bom.size()) == kUtf8Bom) text.remove_prefix(kUtf8Bom.size());
   // Step 1: line bounds.
   std::vector<std::string_view> lines;
   std::size_t start = 0;
@@ -43,8 +55,14 @@ Result<ParsedRollout> ParseRollout(std::string_view text, std::size_t max_line_b
   // Step 2: parse each line.
   ParsedRollout out;
   out.records.reserve(lines.size());
+  std::uint64_t blank_lines = 0;
+  std::uint64_t first_blank = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::uint64_t number = i + 1;
+    if (IsBlank(lines[i])) {
+      if (blank_lines++ == 0) first_blank = number;
+      continue;
+    }
     if (lines[i].size() > max_line_bytes) {
       out.warnings.push_back(Warning{WarningCode::kRolloutLineTooLarge,
                                      "skipped rollout line " + std::to_string(number) + ": " +
@@ -74,6 +92,13 @@ Result<ParsedRollout> ParseRollout(std::string_view text, std::size_t max_line_b
                 "rollout line " + std::to_string(number) + " is invalid: " + problem,
                 {{"line", std::to_string(number)}}};
     return Fail(std::move(error));
+  }
+  if (blank_lines > 0) {
+    out.warnings.push_back(Warning{WarningCode::kRolloutBlankLine,
+                                   "skipped " + std::to_string(blank_lines) +
+                                       (blank_lines == 1 ? " blank rollout line (line "
+                                                         : " blank rollout lines (first: line ") +
+                                       std::to_string(first_blank) + ")"});
   }
   return out;
 }

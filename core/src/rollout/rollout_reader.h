@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Tolerant rollout JSONL reader (SPEC §13.3 step 1, §13.4).
 // Algorithm:
+//  0. A UTF-8 BOM at the very start of the text is dropped (the host does the same when it
+//     reads the session id, so `resume` and `replay` accept the same files).
 //  1. Split on LF; a CR right before an LF is stripped (older Codex files are CRLF); an empty
 //     final segment (text ending in LF, or empty text) is ignored.
+//  1'. Blank lines (empty or whitespace only) are skipped wherever they are, as Codex's reader
+//     does, with one warning `rollout_blank_line` for all of them (``skipped <k> blank rollout
+//     lines (first: line <n>)``). Line numbers still count them.
 //  2. Each line must be a JSON object. An invalid **last** line is skipped with warning
 //     `rollout_torn_line` (a write cut short by a crash); any other invalid line fails the
 //     whole parse with kRolloutCorrupt naming its 1-based line number (details "line").

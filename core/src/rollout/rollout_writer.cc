@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Rollout line builders (SPEC §13.1); see rollout_writer.h.
+// Rollout line builders; see rollout_writer.h.
 #include "rollout/rollout_writer.h"
 
 #include <utility>

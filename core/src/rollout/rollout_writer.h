@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Rollout line builders (SPEC §13.1). Each returns one JSONL line without its trailing LF:
+// Rollout line builders. Each returns one JSONL line without its trailing LF:
 //   {"timestamp":"YYYY-MM-DDThh:mm:ss.mmmZ","type":T,"payload":P}
 // and `response_item` lines add `"metadata":{"turn_id","origin"}` after `payload`.
 // Invariants:
-//  - Key orders are fixed as in SPEC §13.1; snapshots and patches (world_state) are written
-//    with sorted keys (SPEC §8.5); item bytes are spliced verbatim (SPEC §8.4: an item is
-//    serialised once and those bytes serve its rollout line and every request).
+//  - Key orders are fixed (as documented on each builder); snapshots and patches (world_state)
+//    are written with sorted keys; item bytes are spliced verbatim (an item is serialised once
+//    and those bytes serve its rollout line and every request).
 //  - Pure: the timestamp comes from `now_ms`; no clock.
-// Write order (SPEC §13.2) is the session's business; this file only shapes lines.
+// Write order is the session's business; this file only shapes lines.
 #pragma once
 
 #include <cstdint>
@@ -58,8 +58,8 @@ JsonValue SandboxPolicyJson(const SandboxPolicyFields& sandbox);
 /// "summary"}`.
 JsonValue TurnContextPayload(const TurnContextFields& fields);
 std::string TurnContextLine(std::int64_t now_ms, const TurnContextFields& fields);
-/// True when two turn_context payloads differ in a field other than `turn_id` (SPEC §13.1:
-/// a turn_context is written on the first turn and whenever such a field changed).
+/// True when two turn_context payloads differ in a field other than `turn_id` (a turn_context
+/// is written on the first turn and whenever such a field changed).
 bool TurnContextChanged(const JsonValue& previous_payload, const JsonValue& current_payload);
 
 /// world_state `{"full":bool,"state":…}`, state with sorted keys.
@@ -69,7 +69,7 @@ std::string WorldStateLine(std::int64_t now_ms, bool full, const JsonValue& stat
 std::string CompactedLine(std::int64_t now_ms, std::string_view message,
                           const std::vector<std::string_view>& replacement_item_bytes);
 
-// event_msg lines: payload `{"type":kind,…}` (shapes ours, Codex-like, SPEC §13.1).
+// event_msg lines: payload `{"type":kind,…}` (shapes ours, Codex-like).
 std::string TaskStartedLine(std::int64_t now_ms, std::string_view turn_id);
 std::string UserMessageLine(std::int64_t now_ms, std::string_view message);
 std::string AgentMessageLine(std::int64_t now_ms, std::string_view message);
@@ -91,7 +91,8 @@ struct TokenUsageFields {
 /// "reasoning_output_tokens","total_tokens"},"model_context_window"?}}`.
 std::string TokenCountLine(std::int64_t now_ms, const TokenUsageFields& usage,
                            std::optional<std::uint64_t> model_context_window);
-/// cache_report: `{"type":"cache_report", …the members of `report` in order…}` (SPEC §9).
+/// cache_report: `{"type":"cache_report", …the members of `report` in order…}`
+/// (cache_explainer.h).
 std::string CacheReportLine(std::int64_t now_ms, const JsonValue& report);
 std::string ContextCompactedLine(std::int64_t now_ms);
 std::string TurnAbortedLine(std::int64_t now_ms, std::string_view turn_id, std::string_view reason);

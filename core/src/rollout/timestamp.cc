@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// FormatTimestamp and ParseTimestamp (SPEC §13.1); see timestamp.h.
+// FormatTimestamp and ParseTimestamp; see timestamp.h.
 #include "rollout/timestamp.h"
 
 namespace agentctx {

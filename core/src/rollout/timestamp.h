@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Rollout timestamps (SPEC §13.1): `YYYY-MM-DDThh:mm:ss.mmmZ` in UTC from `now_ms`, and back
+// Rollout timestamps: `YYYY-MM-DDThh:mm:ss.mmmZ` in UTC from `now_ms`, and back
 // (replay reads the times of real rollouts to measure the gaps between requests).
 // Invariants: pure integer math (days ↔ civil date by Howard Hinnant's civil_from_days and
 // days_from_civil), no clock, no locale; negative `now_ms` (before 1970) is formatted correctly,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Attachments at the facade (agentctx/engine.h, ARCHITECTURE §6): request bodies leave by
+// Attachments at the facade (agentctx/engine.h, docs/boundary.md): request bodies leave by
 // reference as raw bytes, large inputs may arrive by reference, and a bad reference is a clear
 // error that changes nothing.
 #include "engine/attachments.h"

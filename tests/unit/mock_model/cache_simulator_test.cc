@@ -97,7 +97,7 @@ TEST(CacheSimulator, AtMostSixteenEntriesLeastRecentlyUsedEvicted) {
   EXPECT_EQ(sim.Lookup("m", "k", prompts[16], 104), 1024u);
 }
 
-// Issue 17 item 6: a 2 000-turn mock session reached 487 MB, mostly the simulator's copies of
+// A 2 000-turn mock session reached 487 MB, mostly the simulator's copies of
 // whole prompts. Entries now hold hashes: 8 bytes per 512 prompt bytes.
 TEST(Regression, Issue17CacheSimulatorEntriesAreCompact) {
   CacheSimulator sim;
@@ -152,7 +152,7 @@ class ByteCacheSimulator {
   std::uint64_t next_ = 1;
 };
 
-// The hashed entries answer what comparing the bytes did (SPEC §14.3 step 2), eviction
+// The hashed entries answer what comparing the bytes did (the longest cached prefix), eviction
 // included, for prompts sharing prefixes of every length around the block boundaries.
 TEST(CacheSimulator, HashedEntriesMatchTheByteComparison) {
   CacheSimulator sim;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The mock model as a faithful Responses server and an agent-grade tool user (issue 14):
+// The mock model as a faithful Responses server and an agent-grade tool user:
 // #mock- directives for edit_file, apply_patch, grep, glob and any tool (#mock-call), the
 // non-streaming answer, and the API's input shorthand.
 #include <gtest/gtest.h>
@@ -100,7 +100,7 @@ TEST(MockModel, AgentGradeToolDirectivesAndSummaries) {
             "apply_patch refused: sandbox_mode is read-only");
 }
 
-// Issue 14: without `stream:true` (false or absent, the API's default) the answer is the one
+// Without `stream:true` (false or absent, the API's default) the answer is the one
 // completed response object; ids, text and usage are those of the stream.
 TEST(MockModel, NonStreamingAnswersOneResponseObject) {
   MockModel mock;
@@ -133,7 +133,7 @@ TEST(MockModel, NonStreamingAnswersOneResponseObject) {
   EXPECT_EQ(bad.error().message, "request body: stream must be a boolean");
 }
 
-// Issue 14: the API's shorthand — a string input, {role, content} messages — reads like the
+// The API's shorthand — a string input, {role, content} messages — reads like the
 // long form (ids still hash the bytes as sent).
 TEST(MockModel, StringInputAndEasyMessages) {
   MockModel mock;
@@ -156,7 +156,7 @@ TEST(MockModel, StringInputAndEasyMessages) {
   EXPECT_EQ(bad.error().message, "request body: input must be a string or an array");
 }
 
-// Issue 14: `#mock-call:<tool>=<arguments>` calls any advertised tool (the playground's
+// `#mock-call:<tool>=<arguments>` calls any advertised tool (the playground's
 // pretend MCP server included) with the arguments verbatim.
 TEST(MockModel, MockCallReachesHostTools) {
   MockModel mock;

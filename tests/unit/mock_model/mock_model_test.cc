@@ -50,7 +50,7 @@ TEST(MockModel, SpecExampleBodyExactStream) {
   std::uint64_t output_tokens = Tok(reasoning) + Tok(message);
   const std::string rs = "rs_" + h12;
   const std::string msg = "msg_" + h12;
-  // A full response object (issue 14): output and usage filled in only when completed.
+  // A full response object: output and usage filled in only when completed.
   auto response = [&](std::string_view status, std::string output, std::string usage) {
     return R"({"id":"resp_)" + h12 + R"(","object":"response","created_at":0,"status":")" +
            std::string(status) + R"(","error":null,"incomplete_details":null,"model":"mock-1",)" +

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Shared helpers for the mock model's tests: request bodies (the SPEC §11 tool specs, items),
+// Shared helpers for the mock model's tests: request bodies (the built-in tool specs, items),
 // and a reader of the mock's SSE answers.
 #pragma once
 
@@ -15,7 +15,7 @@
 namespace agentctx {
 namespace testing {
 
-// The built-in tool specs of SPEC §11, verbatim.
+// The built-in tool specs (docs/tools.md), verbatim.
 constexpr std::string_view kBuiltinTools =
     R"([{"type":"function","name":"read_file","description":"Reads a text file and returns numbered lines.","strict":false,"parameters":{"additionalProperties":false,"properties":{"limit":{"description":"Maximum number of lines (default 2000).","minimum":1,"type":"integer"},"offset":{"description":"1-based first line (default 1).","minimum":1,"type":"integer"},"path":{"description":"Absolute path, or a path relative to the working directory.","type":"string"}},"required":["path"],"type":"object"}},)"
     R"({"type":"function","name":"list_dir","description":"Lists a directory.","strict":false,"parameters":{"additionalProperties":false,"properties":{"depth":{"description":"Directory levels to list (default 1).","maximum":3,"minimum":1,"type":"integer"},"path":{"description":"Absolute path, or a path relative to the working directory.","type":"string"}},"required":["path"],"type":"object"}},)"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The mock's chat/completions and messages endpoints (issue 15): the Anthropic breakpoint cache
+// The mock's chat/completions and messages endpoints: the Anthropic breakpoint cache
 // (lookback, minimum, TTL, pricing), the Chat exact-prefix cache, the answers' shapes, bad input.
 #include <gtest/gtest.h>
 

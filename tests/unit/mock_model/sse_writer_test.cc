@@ -50,7 +50,7 @@ MockResponseMeta Meta() {
   return meta;
 }
 
-// The full response objects of issue 14 (what SDKs read), in the API's field order.
+// The full response objects (what SDKs read), in the API's field order.
 TEST(MockSseWriter, FailureStream) {
   const std::string pending =
       R"({"id":"resp_1","object":"response","created_at":1767225600,"status":"in_progress",)"

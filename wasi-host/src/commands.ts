@@ -36,7 +36,6 @@ import type { Redact } from './key_redaction.js';
 import { acquireRolloutLock } from './rollout_lock.js';
 import type { RolloutLock } from './rollout_lock.js';
 import { parseScript, removeWorkspacePath, resolveDeltaCwd, writeWorkspaceFile } from './script.js';
-import { parseMockClock, startMockServer } from './serve_mock.js';
 import { stdinLines } from './line_reader.js';
 import { mcpServers } from './mcp_config.js';
 import { closingMcp, sessionMcp, withMcpTools } from './mcp_session.js';
@@ -557,69 +556,5 @@ function renderAgents(v: AgentsInspect): string {
   return lines.join('\n') + '\n';
 }
 
-export async function replayCommand(args: string[], o: CliOptions, load: GuestLoader): Promise<number> {
-  const [file, ...rest] = args;
-  if (file === undefined) throw new HostInputError('replay needs a rollout FILE.jsonl');
-  if (rest.length > 0) throw new HostInputError(`replay takes one FILE, got an extra argument '${rest[0]}'`);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new HostInputError(`${file}: cannot read the rollout`);
-  }
-  const flags = o.replay ?? {};
-  // The rollout crosses as bytes beside the JSON (attachment 0), never escaped into it.
-  const input: Record<string, unknown> = { text: { $bytes: 0 } };
-  if (flags.cacheTtlMs !== undefined) input['ttl_ms'] = flags.cacheTtlMs;
-  if (flags.prices !== undefined) input['prices'] = flags.prices;
-  if (o.provider !== undefined) input['provider'] = o.provider;
-  if (flags.requests) input['requests'] = true;
-  if (flags.top !== undefined) input['top'] = flags.top;
-  if (o.dumpRequests !== undefined) input['dump_requests'] = true;
-  const guest = await load();
-  const { ok, envelope } = guest.callResult(0, 'rollout.inspect', JSON.stringify(input), [Buffer.from(text, 'utf8')]);
-  const parsed = JSON.parse(envelope) as { value?: { report: unknown; table: string; dump?: RequestDump }; error?: { code?: string; message?: string } };
-  if (!ok || parsed.value === undefined) {
-    throw new EngineError(parsed.error?.code ?? 'internal', `${file}: ${parsed.error?.message ?? 'no message'}`);
-  }
-  if (o.dumpRequests !== undefined && parsed.value.dump !== undefined) writeRequestDump(o.dumpRequests, parsed.value.dump);
-  process.stdout.write(o.json ? JSON.stringify(parsed.value.report) + '\n' : parsed.value.table.replace(/\n?$/, '\n'));
-  return 0;
-}
-
-/** rollout.inspect's dump: distinct items once, each request's input as [first, end) ranges. */
-interface RequestDump {
-  items: string[];
-  requests: { request_id: string; model: string; instructions?: string; input: [number, number][] }[];
-}
-
-/** Writes DIR/NNNN.json per reconstructed request, NNNN the number of its request id (req-N). */
-function writeRequestDump(dir: string, dump: RequestDump): void {
-  mkdirSync(dir, { recursive: true });
-  for (const r of dump.requests) {
-    const items: string[] = [];
-    for (const [first, end] of r.input) for (let i = first; i < end; i++) items.push(dump.items[i] as string);
-    const instructions = r.instructions === undefined ? '' : `,"instructions":${JSON.stringify(r.instructions)}`;
-    const n = r.request_id.replace(/^req-/, '');
-    writeFileSync(join(dir, `${n.padStart(4, '0')}.json`), `{"model":${JSON.stringify(r.model)}${instructions},"input":[${items.join(',')}]}\n`);
-  }
-}
-
-export async function serveMockCommand(args: string[], o: CliOptions, load: GuestLoader): Promise<number> {
-  if (args.length > 0) throw new HostInputError(`serve-mock takes no arguments, got '${args[0]}'`);
-  const clock = parseMockClock(o.clock);
-  if (clock === undefined) throw new HostInputError(`--clock ${o.clock ?? ''}: expected wall or step:<ms>`);
-  const guest = await load();
-  const server = await startMockServer({ guest, port: o.port, clock, log: (line) => stderr(`agentctx serve-mock: ${line}`) });
-  process.stdout.write(`agentctx serve-mock: listening on ${server.url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      void server.close().then(resolve);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  return 0;
-}
+// `replay` and `serve-mock` need no session: they live in offline_commands.ts.
+export { replayCommand, serveMockCommand } from './offline_commands.js';

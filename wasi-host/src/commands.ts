@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The CLI's commands (issue 7): run (prompt, --interactive, --script), resume, inspect, replay,
+// The CLI's commands: run (prompt, --interactive, --script), resume, inspect, replay,
 // serve-mock. cli.ts parses and validates the flags into CliOptions; everything here assumes
 // valid options and reports bad input as HostInputError (exit 2) and engine failures as
 // EngineError (exit 1). Exit status of a turn: 0 completed, 1 failed, 130 interrupted by the user.
@@ -60,7 +60,7 @@ export interface CliOptions {
   approval?: string;
   agentsRefresh?: string;
   model?: string;
-  /** --provider: responses | chat | anthropic (issue 15). */
+  /** --provider: responses | chat | anthropic  */
   provider?: string;
   baseUrl?: string;
   /** --api-key-env; unset: ANTHROPIC_API_KEY for provider anthropic, else OPENAI_API_KEY. */
@@ -139,7 +139,7 @@ function modelFor(o: CliOptions, config: JsonObject, guest: WasiGuest, clock: Cl
   if (o.baseUrl === undefined && modelSlug(config) === MOCK_SLUG) {
     return { model: mockModelClient(engineCaller(guest), { now: () => clock.now() }), redact: noRedaction };
   }
-  // The config's provider (the flag is merged into it) picks the API and its client (issue 15).
+  // The config's provider (the flag is merged into it) picks the API and its client.
   const provider = typeof config['provider'] === 'string' ? config['provider'] : 'responses';
   const baseUrl = o.baseUrl ?? (provider === 'anthropic' ? ANTHROPIC_BASE_URL : DEFAULT_BASE_URL);
   // The key's variable follows the provider wherever it was set (the flag or a --config file).
@@ -279,7 +279,7 @@ async function repl(s: Session): Promise<number> {
         const outcome = line.kind === 'compact' ? await compact(s, '/compact') : await submit(s, line.text);
         describeOutcome(s, outcome);
       } catch (e) {
-        // A refused line (e.g. a submit over 16 MiB) is said; the session goes on (issue 17).
+        // A refused line (e.g. a submit over 16 MiB) is said; the session goes on.
         if (!(e instanceof EngineError) || e.code !== 'invalid_input') throw e;
         process.stderr.write(`agentctx: invalid_input: ${s.redact(e.message).replace(/\s+/g, ' ')}\n`);
       }

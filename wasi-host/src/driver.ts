@@ -2,7 +2,7 @@
 // SessionDriver: one engine session handle in the WASI guest, driven by the package's host loop
 // (`runTurn` and its model clients from 'agentctx'), so the CLI, the npm package and the
 // playground share one loop: the same effect order, backoff, jitter and Retry-After handling
-// (SPEC §2.3–§2.6, §2.8; ARCHITECTURE §6 "WASI host").
+// (docs/protocol.md: effects, deliveries and retries).
 // Invariants:
 //  - The guest handle is a Caller through createCaller over the ABI (guest.ts transport): request
 //    bodies and other large bytes cross as attachments, never escaped into the envelope.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Where rollouts live and how `resume` continues one (SPEC §13; ARCHITECTURE §6 "Files").
+// Where rollouts live and how `resume` continues one (docs/replay.md has the format).
 // Invariants:
 //  - New rollouts are `<home>/sessions/rollout-<UTC yyyy-mm-ddThh-mm-ss>-<session_id>.jsonl`;
 //    the guest writes them through its /state preopen (rollout.open), the host only makes the
@@ -7,7 +7,7 @@
 //  - `resume FILE` continues FILE in place when it lies under the home; any other file is first
 //    copied to `<home>/sessions/` (never modified). Before appending, a torn last line (no LF,
 //    not JSON) is cut off and a complete last line without LF gets its LF, so the lines the
-//    session appends never merge with an old one (SPEC §13.3 skips a torn *last* line only).
+//    session appends never merge with an old one (a resume skips a torn *last* line only).
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, truncateSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { GUEST_HOME, GUEST_WORKSPACE, HostInputError } from './config.js';

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// runTurn: a small host loop that executes a session's effects (SPEC §2.3, §2.6; ARCHITECTURE
-// §5) with a pluggable model client and host-tool handler, until the turn's `turn_complete`.
+// runTurn: a small host loop that executes a session's effects (docs/protocol.md, "Effects")
+// with a pluggable model client and host-tool handler, until the turn's `turn_complete`.
 // Invariants:
 //  1. Effects are handled in the order the engine returns them; `persist` lines reach
 //     onPersist (awaited) before any later effect of the same call is acted on.
@@ -24,7 +24,7 @@ import type {
 } from './protocol.js';
 import type { Caller, SessionMethods } from './types.js';
 
-/** Turns one `model_request` into its deliveries (SPEC §2.4). */
+/** Turns one `model_request` into its deliveries (docs/protocol.md). */
 export interface ModelClient {
   /**
    * Sends `request.body` unchanged to `request.endpoint` and yields, in order, `model_events`
@@ -35,7 +35,7 @@ export interface ModelClient {
   send(request: ModelRequestEffect, options: { signal?: AbortSignal }): AsyncIterable<ModelDelivery>;
 }
 
-/** Answers a host `tool_call` (SPEC §11): text, or input_text / input_image parts. */
+/** Answers a host `tool_call` (docs/tools.md): text, or input_text / input_image parts. */
 export type ToolHandler = (
   call: ToolCallEffect,
   context: { signal?: AbortSignal },

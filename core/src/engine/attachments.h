@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Attachments of one facade call (ARCHITECTURE §6 "Large bytes never travel inside the
-// envelope"; see agentctx/engine.h for the wire shape).
+// Attachments of one facade call: large bytes never travel inside the envelope (docs/boundary.md;
+// agentctx/engine.h has the wire shape).
 // Invariants:
 //  - Output attachment i is named in the envelope as {"$bytes":i,"length":n}; its bytes are a
 //    view, either into storage owned here (Own) or into session-owned storage that stays

@@ -28,7 +28,7 @@ constexpr std::uint32_t kMaxHandles = 1u << 16;
 struct Engine::Impl {
   std::map<std::uint32_t, SessionSlot> sessions;
   std::uint32_t next_handle = 1;
-  MockModel mock;  // the embedded mock model plays the server (SPEC §14); engine-owned state
+  MockModel mock;  // the embedded mock model plays the server (mock_model/mock_model.h); engine-owned state
   OutputAttachments attachments;       // of the last call on handle 0
   bool in_call = false;                // a Call is running (its FileSystems may call back)
   std::uint32_t busy_handle = 0;       // the handle of that call
@@ -116,7 +116,7 @@ std::string Engine::Impl::CallEngine(std::string_view method, std::string_view i
     }
     case EngineMethod::kRolloutInspect: {
       // {"text": rollout JSONL (a string or an attachment), options (ReplayOptionsFromJson)}
-      // -> {"report", "table", "dump"?} (SPEC §13.4, rollout/replay.h)
+      // -> {"report", "table", "dump"?} (docs/replay.md, rollout/replay.h)
       auto parsed = ParseJson(input);
       if (!parsed) return ErrorEnvelope(parsed.error());
       auto text = InputText(*parsed, "text", inputs);

@@ -162,7 +162,7 @@ std::string Dispatch(SessionSlot* slot, SessionMethod method, JsonValue* input,
     case SessionMethod::kPromptPreview:
       return PromptPreviewEnvelope(s, &slot->attachments);
     case SessionMethod::kCacheSummary: {
-      // `{"prices"?}` (issue 15): the summary adds the cost at those prices (cache_pricing.h).
+      // `{"prices"?}`: the summary adds the cost at those prices (cache_pricing.h).
       const JsonValue* prices = input->Find("prices");
       if (prices == nullptr || prices->is_null()) return OkEnvelope(s.CacheSummary());
       TypedPrices typed;

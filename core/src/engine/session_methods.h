@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Session-handle methods of the facade (ARCHITECTURE §6): `session.start`, `submit`, `deliver`,
+// Session-handle methods of the facade (docs/protocol.md): `session.start`, `submit`, `deliver`,
 // `update`, `tick`, `interrupt`, `retry` (mutating: value `{"effects":[…]}`) and the queries
 // `history`, `world_state`, `instruction_sources`, `prompt_preview`, `cache_summary`, `stats`,
 // `inspect`. Every input is a JSON object; `now_ms` (integer, default 0) is the clock input.

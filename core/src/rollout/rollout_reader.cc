@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tolerant rollout reader (SPEC §13.3 step 1); see rollout_reader.h.
+// Tolerant rollout reader ; see rollout_reader.h.
 #include "rollout/rollout_reader.h"
 
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tolerant rollout JSONL reader (SPEC §13.3 step 1, §13.4).
+// Tolerant rollout JSONL reader (resume and replay read rollouts with it; docs/replay.md).
 // Algorithm:
 //  0. A UTF-8 BOM at the very start of the text is dropped (the host does the same when it
 //     reads the session id, so `resume` and `replay` accept the same files).
@@ -14,7 +14,7 @@
 //  2'. (ours, issue 17) A line longer than kMaxRolloutLineBytes is not parsed: it is skipped
 //     with warning `rollout_line_too_large` (``skipped rollout line <n>: <size> bytes, over
 //     the limit of <limit> bytes``) and the rest is read as usual, so the session resumes
-//     (an unanswered call it leaves behind gets `aborted`, SPEC §8.3).
+//     (an unanswered call it leaves behind gets `aborted`, as for_prompt pairs every call).
 //  3. Nothing is interpreted here: unknown types and fields are kept in the record and
 //     ignored by the consumers (resume_state.h, replay.h).
 // Invariants: pure; never aborts on bad input.
@@ -53,7 +53,7 @@ struct ParsedRollout {
   std::vector<Warning> warnings;
 };
 
-/// Parses rollout text (SPEC §13.3 step 1). Errors: kRolloutCorrupt (`rollout line <n> is
+/// Parses rollout text. Errors: kRolloutCorrupt (`rollout line <n> is
 /// invalid: <why>`, details {"line": "<n>"}).
 Result<ParsedRollout> ParseRollout(std::string_view text);
 /// The same with another line limit (tests).

@@ -28,7 +28,8 @@ constexpr std::uint32_t kMaxHandles = 1u << 16;
 struct Engine::Impl {
   std::map<std::uint32_t, SessionSlot> sessions;
   std::uint32_t next_handle = 1;
-  MockModel mock;  // the embedded mock model plays the server (mock_model/mock_model.h); engine-owned state
+  MockModel mock;  // the embedded mock model plays the server (mock_model/mock_model.h);
+                   // engine-owned state
   OutputAttachments attachments;       // of the last call on handle 0
   bool in_call = false;                // a Call is running (its FileSystems may call back)
   std::uint32_t busy_handle = 0;       // the handle of that call

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Out-of-line field setters for code that builds many JSON objects field by field (the
-// Chat and Anthropic renderings, stream adapters and mock answers): one call per field instead
+// provider renderings, stream adapters and mock answers): one call per field instead
 // of an inlined temporary JsonValue, which keeps the wasm modules small.
 #pragma once
 

@@ -211,28 +211,33 @@ std::string RenderReplayTable(const JsonValue& report, bool all_requests,
   if (!usage) {
     Row(&out, "cost", "no usage recorded — cost cannot be estimated");
   } else if (cost != nullptr && prices != nullptr) {
-    // Anthropic's rule adds the cache writes' premium and names its prices.
-    const bool anthropic = s.Find("pricing") != nullptr;
+    // A rule that bills cache writes adds their premium and names its prices (the summary names
+    // that rule in "pricing").
+    const bool bills_writes = s.Find("pricing") != nullptr;
+    const std::string rule_label(CachePricingLabel(kWriteBillingPricing));
     std::string line = Dollars(cost->Find("total_usd")) + " (cached input " +
                        Dollars(cost->Find("cached_input_usd")) + ", uncached input " +
                        Dollars(cost->Find("uncached_input_usd"));
-    if (anthropic) line += ", cache-write premium " + Dollars(cost->Find("cache_write_extra_usd"));
+    if (bills_writes)
+      line += ", cache-write premium " + Dollars(cost->Find("cache_write_extra_usd"));
     line += ", output " + Dollars(cost->Find("output_usd")) + "; misses cost " +
             Dollars(cost->Find("lost_extra_usd")) + " more than cached) at $" +
             Text(prices->Find("input")) + " / $" + Text(prices->Find("cached_input")) + " / $";
     const JsonValue* one_hour = s.Find("cache_write_1h_input_tokens");
-    if (anthropic) line += Text(prices->Find("cache_write")) + " / $";
-    if (anthropic && one_hour != nullptr) line += Text(prices->Find("cache_write_1h")) + " / $";
+    if (bills_writes) line += Text(prices->Find("cache_write")) + " / $";
+    if (bills_writes && one_hour != nullptr) line += Text(prices->Find("cache_write_1h")) + " / $";
     line += Text(prices->Find("output"));
-    line += anthropic
+    line += bills_writes
                 ? (one_hour != nullptr ? " per million input / cache read / cache write (5 min) / "
-                                         "cache write (1 h) / output (Anthropic pricing, "
+                                         "cache write (1 h) / output (" +
+                                             rule_label + " pricing, "
                                        : " per million input / cache read / cache write / "
-                                         "output (Anthropic pricing, ")
+                                         "output (" +
+                                             rule_label + " pricing, ")
                 : " per million input / cached / output";
-    if (anthropic) line += Count(s.Find("cache_write_input_tokens")) + " tokens written";
-    if (anthropic && one_hour != nullptr) line += ", " + Count(one_hour) + " of them for 1 h";
-    if (anthropic) line += ")";
+    if (bills_writes) line += Count(s.Find("cache_write_input_tokens")) + " tokens written";
+    if (bills_writes && one_hour != nullptr) line += ", " + Count(one_hour) + " of them for 1 h";
+    if (bills_writes) line += ")";
     Row(&out, "cost", line);
   }
   Row(&out, "idle TTL", Count(s.Find("ttl_ms")) + " ms");

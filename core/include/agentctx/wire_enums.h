@@ -95,15 +95,19 @@ struct WireTable<AgentsMdRefresh> {
 
 /// When a change to the tool list reaches the model.
 enum class ToolPolicy {
-  kApply,  // at the next step (the prompt cache breaks at `tools`)
-  kDefer,  // at the next compaction, when history is rewritten anyway
+  kApply,   // at the next step (the prompt cache breaks at `tools`)
+  kDefer,   // at the next compaction, when history is rewritten anyway
+  kNative,  // at the next step, appended through the provider's own channel (Responses
+            // `additional_tools`, Anthropic `tool_addition`/`tool_removal`); `defer` where the
+            // provider has none (docs/tool-changes.md)
 };
 template <>
 struct WireTable<ToolPolicy> {
   static constexpr std::string_view kName = "ToolPolicy";
-  static constexpr std::array<std::string_view, 2> kValues = {
+  static constexpr std::array<std::string_view, 3> kValues = {
       "apply",
       "defer",
+      "native",
   };
 };
 
@@ -125,13 +129,21 @@ struct WireTable<TruncationMode> {
 enum class CompactionStrategy {
   kLocal,   // a summary request on `responses`; history rebuilt by the engine
   kRemote,  // the provider's `responses/compact` endpoint
+  kInband,  // an ordinary request with the provider's compaction trigger last (Responses
+            // `compaction_trigger`, Anthropic on-demand `compaction`): same prefix, read from the
+            // cache; local where `inband_compaction` is off
+  kServer,  // the provider compacts at the threshold (Responses `context_management`, Anthropic
+            // `compact_20260112` paused so the engine reinjects context); local where
+            // `inband_compaction` is off
 };
 template <>
 struct WireTable<CompactionStrategy> {
   static constexpr std::string_view kName = "CompactionStrategy";
-  static constexpr std::array<std::string_view, 2> kValues = {
+  static constexpr std::array<std::string_view, 4> kValues = {
       "local",
       "remote",
+      "inband",
+      "server",
   };
 };
 
@@ -286,6 +298,52 @@ struct WireTable<CacheTtl> {
   };
 };
 
+/// `openai.cache_mode`: `prompt_cache_options.mode` of GPT-5.6+ requests with `cache_breakpoints`
+/// on.
+enum class OpenAiCacheMode {
+  kImplicit,  // the provider's implicit breakpoint at the newest message plus up to 3 explicit
+              // ones, the default
+  kExplicit,  // no implicit breakpoint: up to 4 explicit ones, the newest message among them
+};
+template <>
+struct WireTable<OpenAiCacheMode> {
+  static constexpr std::string_view kName = "OpenAiCacheMode";
+  static constexpr std::array<std::string_view, 2> kValues = {
+      "implicit",
+      "explicit",
+  };
+};
+
+/// `prewarm`: whether a cold prompt cache is prewarmed before the first request of a turn (provider
+/// feature `prewarm`; docs/providers.md).
+enum class PrewarmMode {
+  kOff,   // never, the default (a cold cache is only reported, `cache_cold`)
+  kAuto,  // when the cache is cold and the prompt is cacheable: one prewarm request first (OpenAI
+          // `prompt_cache_options.prewarm`, Anthropic `max_tokens: 0`)
+};
+template <>
+struct WireTable<PrewarmMode> {
+  static constexpr std::string_view kName = "PrewarmMode";
+  static constexpr std::array<std::string_view, 2> kValues = {
+      "off",
+      "auto",
+  };
+};
+
+/// `openai.cache_ttl`: `prompt_cache_options.ttl` of GPT-5.6+ requests with `cache_breakpoints` on.
+enum class OpenAiCacheTtl {
+  k30m,  // thirty minutes, the default
+  k12h,  // twelve hours
+};
+template <>
+struct WireTable<OpenAiCacheTtl> {
+  static constexpr std::string_view kName = "OpenAiCacheTtl";
+  static constexpr std::array<std::string_view, 2> kValues = {
+      "30m",
+      "12h",
+  };
+};
+
 /// `chat.developer_role`: the role the Chat Completions body gives developer context messages.
 enum class ChatDeveloperRole {
   kDeveloper,  // `developer`, as recorded, the default (OpenAI)
@@ -308,17 +366,21 @@ enum class CacheBreakReason {
   kToolsChanged,                  // the tool list differs
   kHistoryRewrittenByCompaction,  // a compaction replaced history
   kItemEdited,                    // an earlier input item differs
+  kContextEdited,  // the provider cleared earlier tool results before reading its cache (Anthropic
+                   // context editing); known from the response, so it is counted in `cache_summary`
+                   // and the replay, not in the request's `cache_report`
 };
 template <>
 struct WireTable<CacheBreakReason> {
   static constexpr std::string_view kName = "CacheBreakReason";
-  static constexpr std::array<std::string_view, 6> kValues = {
+  static constexpr std::array<std::string_view, 7> kValues = {
       "model_changed",
       "cache_key_changed",
       "instructions_changed",
       "tools_changed",
       "history_rewritten_by_compaction",
       "item_edited",
+      "context_edited",
   };
 };
 
@@ -348,13 +410,17 @@ enum class WarningCode {
   kSnapshotRestoreFailed,       // a world-state snapshot in the rollout could not be restored
   kCompactionTrimmed,           // the compaction request was trimmed to fit the window
   kCompactionStalled,           // compaction freed too little; auto-compaction paused
-  kLongThread,                  // the thread was compacted many times; consider a new session
+  kContextWindowTooSmall,  // the auto-compaction limit is below what compaction cannot remove; once
+                           // per session
+  kToolPolicyFallback,     // `tool_policy: native` acts as `defer`: the provider or endpoint has no
+                           // in-conversation tool changes
+  kLongThread,             // the thread was compacted many times; consider a new session
   kUsageTotalMismatch,  // replay: the per-request usage does not add up to the rollout's own total
 };
 template <>
 struct WireTable<WarningCode> {
   static constexpr std::string_view kName = "WarningCode";
-  static constexpr std::array<std::string_view, 22> kValues = {
+  static constexpr std::array<std::string_view, 24> kValues = {
       "unknown_config_key",
       "stale_delivery",
       "unsupported_item",
@@ -375,6 +441,8 @@ struct WireTable<WarningCode> {
       "snapshot_restore_failed",
       "compaction_trimmed",
       "compaction_stalled",
+      "context_window_too_small",
+      "tool_policy_fallback",
       "long_thread",
       "usage_total_mismatch",
   };
@@ -453,7 +521,7 @@ std::string WireChoices() {
 }
 
 /// The top-level keys of the session config (others warn `unknown_config_key`).
-inline constexpr std::array<std::string_view, 29> kConfigKeys = {
+inline constexpr std::array<std::string_view, 32> kConfigKeys = {
     "session_id",
     "model",
     "developer_instructions",
@@ -478,9 +546,12 @@ inline constexpr std::array<std::string_view, 29> kConfigKeys = {
     "provider",
     "base_url",
     "provider_features",
+    "prewarm",
+    "cache_prices",
     "layout",
     "max_output_tokens",
     "anthropic",
+    "openai",
     "chat",
     "custom",
 };

@@ -24,6 +24,9 @@ inline constexpr std::string_view kProjectDocSeparator = "\n\n--- project-doc --
 /// away (docs/agents-md-refresh.md).
 inline constexpr std::string_view kAgentsMdReplacementNotice =
     "These AGENTS.md instructions replace all previously provided AGENTS.md instructions.";
+/// The replacement notice as a system message of its own, after the new text (world_state.h).
+inline constexpr std::string_view kAgentsMdSystemReplacementNotice =
+    "The latest AGENTS.md instructions replace all previously provided AGENTS.md instructions.";
 inline constexpr std::string_view kAgentsMdRemovalNotice =
     "The previously provided AGENTS.md instructions no longer apply.";
 

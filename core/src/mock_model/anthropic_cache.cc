@@ -6,13 +6,14 @@
 #include <iterator>
 
 #include "prompt/prompt_bytes.h"
+#include "provider/anthropic/breakpoint_planner.h"
 #include "provider/cache/cache_pricing.h"
 #include "support/sha1.h"
 
 namespace agentctx {
 
 std::uint64_t AnthropicCacheSimulator::MinimumTokens(std::string_view model) {
-  return model.find("haiku") != std::string_view::npos ? 2048 : 1024;
+  return DefaultMinCacheableTokens(model);  // the planner's table: client and server agree
 }
 
 std::uint64_t AnthropicCacheSimulator::CostHundredths(const AnthropicCacheUsage& usage) {

@@ -8,11 +8,12 @@
 //  - Read: for each marked block b, the newest live entry among H_b, H_{b−1}, …, H_{b−19}
 //    (the 20-block lookback) is a hit; cache_read = the largest hit's T (entries hit are
 //    refreshed).
-//  - Write: each marked block b with T_b ≥ the model's minimum (2048 for Haiku models, else
-//    1024) is stored (or refreshed) with its TTL (5 min, or 1 h); cache_creation = T_last − read
-//    for the last such mark beyond the read, else 0. input_tokens = T_total − read − creation.
-//    Of the creation, the tokens up to the last 1 h mark written are 1 h writes (1 h marks come
-//    before 5 min ones); the API reports them as cache_creation.ephemeral_1h_input_tokens.
+//  - Write: each marked block b with T_b ≥ the model's minimum (the planner's table,
+//    DefaultMinCacheableTokens) is stored (or refreshed) with its TTL (5 min, or 1 h);
+//    cache_creation = T_last − read for the last such mark beyond the read, else 0. input_tokens =
+//    T_total − read − creation. Of the creation, the tokens up to the last 1 h mark written are 1 h
+//    writes (1 h marks come before 5 min ones); the API reports them as
+//    cache_creation.ephemeral_1h_input_tokens.
 //  - Entries are per model; an entry is live iff now ≤ expires (expiry = use + TTL); expired
 //    entries are purged on every lookup; at most kMaxEntries, the soonest to expire evicted.
 // Pricing (for cost views): 5 min writes cost 1.25×, 1 h writes 2× and reads 0.1× the input

@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "mock_model/mock_compaction.h"
+#include "mock_model/mock_context_edits.h"
 #include "mock_model/mock_request.h"
 #include "mock_model/mock_rules.h"
 #include "mock_model/provider_requests.h"
@@ -69,13 +71,29 @@ Result<std::string> MockModel::Handle(std::string_view endpoint, std::string_vie
 
   MockUsage usage;
   usage.input_tokens = TokensForBytes(prompt.size());
+  // The provider's own compaction (mock_compaction.h): alone, or before the answer.
+  if (MockCompactionPlan c = PlanResponsesCompaction(parsed, usage.input_tokens); c.compact) {
+    const JsonValue* input = parsed.Find("input");
+    if (c.only) plan.items.clear();
+    plan.items.insert(
+        plan.items.begin(),
+        MockCompactionItem(h, false, input && input->is_array() ? input->items().size() : 0));
+  }
   usage.cached_tokens = cache_.Lookup(model_slug, cache_key, prompt.Concat(), now_ms);
+  // A prewarm (`prompt_cache_options.prewarm: true`) writes the cache and generates nothing.
+  if (const JsonValue* options = parsed.Find("prompt_cache_options");
+      options != nullptr && options->is_object() && options->GetBool("prewarm") == true) {
+    plan.items.clear();
+  }
   for (const JsonValue& item : plan.items) {
     std::uint64_t tokens = TokensForBytes(ToJson(item).size());
     usage.output_tokens += tokens;
     if (item.GetString("type") == "reasoning") usage.reasoning_tokens += tokens;
   }
   usage.total_tokens = usage.input_tokens + usage.output_tokens;
+  MockDiagnostics::Fingerprint fingerprint = MockDiagnostics::OfResponses(parsed, prompt);
+  meta.cache_diagnostics = diagnostics_.DiagnoseResponses(parsed, fingerprint);
+  diagnostics_.Remember(meta.id, std::move(fingerprint));
   return streaming ? WriteSuccessStream(meta, plan.items, usage)
                    : WriteSuccessJson(meta, plan.items, usage);
 }
@@ -85,6 +103,16 @@ Result<std::string> MockModel::HandleProvider(bool anthropic, std::string_view b
   ACTX_TRY(JsonValue raw, ParseJson(body));
   ACTX_TRY_VOID(CheckMockRequestSize(raw));
   ACTX_TRY(ProviderRequest request, anthropic ? ReadAnthropicRequest(raw) : ReadChatRequest(raw));
+  std::optional<MockToolClearing> cleared;
+  if (anthropic) {  // context editing happens before the cache is read (mock_context_edits.h)
+    std::uint64_t prompt_bytes = 0;
+    for (const AnthropicBlock& b : request.blocks) prompt_bytes += b.bytes.size();
+    cleared = ApplyMockContextEdits(&raw, TokensForBytes(prompt_bytes));
+    if (cleared) {
+      ACTX_TRY(ProviderRequest edited, ReadAnthropicRequest(raw));
+      request = std::move(edited);
+    }
+  }
   const JsonValue* model = raw.Find("model");
   if (model != nullptr && !model->is_string()) {
     return Fail(ErrorCode::kInvalidInput, "request body: model must be a string");
@@ -95,6 +123,7 @@ Result<std::string> MockModel::HandleProvider(bool anthropic, std::string_view b
   meta.id = "resp_" + h.substr(0, 12);
   meta.model = std::string(model_slug);
   meta.created_at = now_ms > 0 ? now_ms / 1000 : 0;
+  if (cleared) meta.context_management = MockContextManagement(*cleared);
   MockPlan plan = PlanMockResponse(request.responses_body, h);
   if (plan.failure.has_value() && (!plan.failure->once || fail_once_seen_.insert(h).second)) {
     const std::string& code = plan.failure->code;
@@ -102,6 +131,20 @@ Result<std::string> MockModel::HandleProvider(bool anthropic, std::string_view b
     return anthropic ? WriteAnthropicFailure(code, message, request.streaming)
                      : WriteChatFailure(meta, code, message, request.streaming);
   }
+  if (anthropic) {  // the provider's own compaction (mock_compaction.h)
+    std::uint64_t prompt_bytes = 0;
+    for (const AnthropicBlock& b : request.blocks) prompt_bytes += b.bytes.size();
+    MockCompactionPlan c = PlanAnthropicCompaction(raw, TokensForBytes(prompt_bytes));
+    if (c.compact) {
+      const JsonValue* input = request.responses_body.Find("input");
+      if (c.only) plan.items.clear();
+      plan.items.insert(
+          plan.items.begin(),
+          MockCompactionItem(h, true, input && input->is_array() ? input->items().size() : 0));
+    }
+  }
+  // An Anthropic prewarm (`max_tokens: 0`) writes the cache and generates nothing.
+  if (anthropic && raw.GetInt("max_tokens") == 0) plan.items.clear();
   std::uint64_t output_tokens = 0;
   std::uint64_t reasoning_tokens = 0;
   for (const JsonValue& item : plan.items) {
@@ -111,6 +154,9 @@ Result<std::string> MockModel::HandleProvider(bool anthropic, std::string_view b
   }
   if (anthropic) {
     AnthropicCacheUsage cache = anthropic_cache_.Lookup(model_slug, request.blocks, now_ms);
+    MockDiagnostics::Fingerprint fingerprint = MockDiagnostics::OfMessages(raw, request.blocks);
+    meta.cache_diagnostics = diagnostics_.DiagnoseMessages(raw, fingerprint);
+    diagnostics_.Remember("msg_" + h.substr(0, 12), std::move(fingerprint));
     return WriteAnthropicSuccess(meta, plan.items, cache, output_tokens, request.streaming);
   }
   const JsonValue* key = raw.Find("prompt_cache_key");

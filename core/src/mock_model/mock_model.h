@@ -36,6 +36,7 @@
 #include "agentctx/result.h"
 #include "mock_model/anthropic_cache.h"
 #include "mock_model/cache_simulator.h"
+#include "mock_model/mock_diagnostics.h"
 
 namespace agentctx {
 
@@ -67,6 +68,7 @@ class MockModel {
   CacheSimulator chat_cache_;  // Chat Completions: the same exact-prefix rule, its own state
   AnthropicCacheSimulator anthropic_cache_;
   std::set<std::string> fail_once_seen_;  // body hashes already failed once
+  MockDiagnostics diagnostics_;           // answered requests, for cache diagnostics
 };
 
 }  // namespace agentctx

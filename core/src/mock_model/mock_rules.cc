@@ -6,6 +6,7 @@
 
 #include "protocol/json_codec.h"
 #include "world_state/message_kind.h"
+#include "world_state/sections/tools_section.h"
 
 namespace agentctx {
 namespace {
@@ -127,13 +128,45 @@ JsonValue CallItem(std::string_view h, std::size_t i, const MockCallRequest& cal
   return item;
 }
 
-std::vector<std::string> ToolNames(const JsonValue& body) {
-  std::vector<std::string> names;
-  const JsonValue* tools = body.Find("tools");
-  if (tools == nullptr || !tools->is_array()) return names;
+void AddToolNames(const JsonValue* tools, std::vector<std::string>* names) {
+  if (tools == nullptr || !tools->is_array()) return;
   for (const JsonValue& tool : tools->items()) {
     std::optional<std::string_view> name = tool.is_object() ? tool.GetString("name") : std::nullopt;
-    if (name.has_value()) names.emplace_back(*name);
+    if (name.has_value()) names->emplace_back(*name);
+  }
+}
+
+// Removes the tools a native removal notice (tools_section.h) names.
+void RemoveNoticedTools(std::string_view text, std::vector<std::string>* names) {
+  const std::string head =
+      std::string(kToolsMarkers.start) + "\n" + std::string(kToolsRemovedHeader);
+  if (text.substr(0, head.size()) != head) return;
+  for (std::size_t at = text.find("\n- "); at != std::string_view::npos;
+       at = text.find("\n- ", at + 1)) {
+    std::size_t end = text.find('\n', at + 3);
+    std::string_view name = text.substr(at + 3, end == std::string_view::npos ? 0 : end - at - 3);
+    for (std::size_t i = names->size(); i-- > 0;) {
+      if ((*names)[i] == name) names->erase(names->begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+}
+
+// The tools the model has: the top-level `tools`, then, in input order, the native changes
+// (`additional_tools` items add, developer removal notices remove), as the server would.
+std::vector<std::string> ToolNames(const JsonValue& body) {
+  std::vector<std::string> names;
+  AddToolNames(body.Find("tools"), &names);
+  if (const std::vector<JsonValue>* input = InputItems(body)) {
+    for (const JsonValue& item : *input) {
+      std::optional<std::string_view> type = item.GetString("type");
+      if (type == "additional_tools") {
+        AddToolNames(item.Find("tools"), &names);
+      } else if (type == "message" && item.GetString("role") == "developer") {
+        for (std::string_view text : MessageTexts(item, "input_text")) {
+          RemoveNoticedTools(text, &names);
+        }
+      }
+    }
   }
   return names;
 }
@@ -255,11 +288,11 @@ std::string ToolOutputLines(const std::vector<JsonValue>& input, std::size_t tai
     bool builtin_call = call != nullptr && call->GetString("type") == "function_call";
     std::string path = builtin_call ? CallPath(*call).value_or("?") : "?";
     if (builtin_call && name == "read_file") {
-      lines.push_back("Read " + path + ": " + std::to_string(CountLines(text, IsNumberedLine)) +
-                      " lines.");
+      lines.push_back("Read " + path + ": " +
+                      Counted(CountLines(text, IsNumberedLine), "line", "lines") + ".");
     } else if (builtin_call && name == "list_dir") {
-      lines.push_back("Listed " + path + ": " + std::to_string(CountLines(text, IsListEntry)) +
-                      " entries.");
+      lines.push_back("Listed " + path + ": " +
+                      Counted(CountLines(text, IsListEntry), "entry", "entries") + ".");
     } else if (builtin_call && name == "write_file") {
       lines.push_back("Wrote " + path + ".");
     } else if (builtin_call && name == "edit_file") {

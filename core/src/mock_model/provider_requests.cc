@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "protocol/json_fields.h"
+#include "world_state/sections/tools_section.h"
 
 namespace agentctx {
 namespace {
@@ -200,13 +201,14 @@ Result<ProviderRequest> ReadAnthropicRequest(const JsonValue& body) {
     const JsonValue* content = m.Find("content");
     AddBlocks(content, &req.blocks);
     const bool assistant = m.GetString("role") == "assistant";
+    const bool system = m.GetString("role") == "system";  // a mid-conversation system message
     JsonValue parts = JsonValue::Array();
     std::string first_text;
     auto flush_text = [&]() {
       if (parts.items().empty()) return;
-      input.Push(Message(assistant                     ? "assistant"
-                         : IsDeveloperText(first_text) ? "developer"
-                                                       : "user",
+      input.Push(Message(assistant                               ? "assistant"
+                         : system || IsDeveloperText(first_text) ? "developer"
+                                                                 : "user",
                          std::move(parts)));
       parts = JsonValue::Array();
       first_text.clear();
@@ -232,6 +234,27 @@ Result<ProviderRequest> ReadAnthropicRequest(const JsonValue& body) {
           flush_text();
           input.Push(
               Output(block.GetString("tool_use_id").value_or(""), TextOf(block.Find("content"))));
+        } else if (system && (type == "tool_addition" || type == "tool_removal")) {
+          // Native tool changes, read as the Responses items the rules know.
+          flush_text();
+          const JsonValue* tool = block.Find("tool");
+          const JsonValue* definition = tool != nullptr ? tool->Find("definition") : nullptr;
+          std::string name(definition != nullptr ? definition->GetString("name").value_or("")
+                           : tool != nullptr     ? tool->GetString("name").value_or("")
+                                                 : "");
+          if (type == "tool_addition") {
+            JsonValue added = JsonValue::Object();
+            SetString(&added, "type", "additional_tools");
+            SetString(&added, "role", "developer");
+            JsonValue list = JsonValue::Array();
+            list.Push(FunctionTool(name));
+            added.Set("tools", std::move(list));
+            input.Push(std::move(added));
+          } else {
+            JsonValue notice = JsonValue::Array();
+            notice.Push(Part("input_text", RenderToolsRemovedNotice({name})));
+            input.Push(Message("developer", std::move(notice)));
+          }
         }
       }
     }

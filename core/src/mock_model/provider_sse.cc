@@ -30,6 +30,7 @@ struct Output {
   std::string text;
   bool has_text = false;
   std::vector<const JsonValue*> calls;
+  const JsonValue* compaction = nullptr;  // an Anthropic compaction block (mock_compaction.h)
 };
 
 Output Collect(const std::vector<JsonValue>& items) {
@@ -41,6 +42,8 @@ Output Collect(const std::vector<JsonValue>& items) {
       out.has_text = true;
     } else if (type == "function_call") {
       out.calls.push_back(&item);
+    } else if (type == "compaction") {
+      out.compaction = &item;
     }
   }
   return out;
@@ -154,6 +157,7 @@ JsonValue AnthropicMessageObject(const MockResponseMeta& meta, JsonValue content
   m.Set("stop_reason", std::move(stop_reason));
   m.Set("stop_sequence", JsonValue());
   m.Set("usage", std::move(usage));
+  if (meta.cache_diagnostics) m.Set("diagnostics", *meta.cache_diagnostics);
   return m;
 }
 
@@ -224,7 +228,9 @@ std::string WriteAnthropicSuccess(const MockResponseMeta& meta, const std::vecto
                                   const AnthropicCacheUsage& cache, std::uint64_t output_tokens,
                                   bool streaming) {
   Output o = Collect(items);
-  JsonValue stop_reason = Str(o.calls.empty() ? "end_turn" : "tool_use");
+  JsonValue stop_reason = Str(!o.calls.empty()              ? "tool_use"
+                              : o.compaction && !o.has_text ? "compaction"
+                                                            : "end_turn");
   // The mock's own arguments are compact JSON objects (mock_rules.h): spliced as they are.
   auto input_json = [](const JsonValue& call) {
     return std::string(call.GetString("arguments").value_or("{}"));
@@ -237,7 +243,12 @@ std::string WriteAnthropicSuccess(const MockResponseMeta& meta, const std::vecto
     AppendJsonString(&out, meta.model);
     out += ",\"content\":[";
     bool first = true;
+    if (o.compaction != nullptr) {
+      AppendJson(&out, *o.compaction);
+      first = false;
+    }
     if (o.has_text && !o.text.empty()) {
+      if (!first) out.push_back(',');
       AppendJson(&out, TextBlock(o.text));
       first = false;
     }
@@ -256,6 +267,14 @@ std::string WriteAnthropicSuccess(const MockResponseMeta& meta, const std::vecto
     AppendJson(&out, stop_reason);
     out += ",\"stop_sequence\":null,\"usage\":";
     AppendJson(&out, AnthropicUsage(cache, output_tokens));
+    if (meta.cache_diagnostics) {
+      out += ",\"diagnostics\":";
+      AppendJson(&out, *meta.cache_diagnostics);
+    }
+    if (meta.context_management) {
+      out += ",\"context_management\":";
+      AppendJson(&out, *meta.context_management);
+    }
     out.push_back('}');
     return out;
   }
@@ -276,6 +295,20 @@ std::string WriteAnthropicSuccess(const MockResponseMeta& meta, const std::vecto
     if (!field.empty()) e.Set(field, std::move(field_value));
     AppendSseEvent(&out, type, e);
   };
+  if (o.compaction != nullptr) {  // the block opens empty; one delta carries its content
+    JsonValue opened = JsonValue::Object();
+    SetString(&opened, "type", "compaction");
+    opened.Set("content", JsonValue());
+    opened.Set("encrypted_content", JsonValue());
+    block_event("content_block_start", std::move(opened), "content_block");
+    JsonValue delta = JsonValue::Object();
+    SetString(&delta, "type", "compaction_delta");
+    delta.Set("content", *o.compaction->Find("content"));
+    delta.Set("encrypted_content", *o.compaction->Find("encrypted_content"));
+    block_event("content_block_delta", std::move(delta), "delta");
+    block_event("content_block_stop", JsonValue(), "");
+    ++index;
+  }
   if (o.has_text && !o.text.empty()) {
     block_event("content_block_start", TextBlock(""), "content_block");
     for (std::string_view piece : SplitDeltas(o.text)) {
@@ -305,6 +338,7 @@ std::string WriteAnthropicSuccess(const MockResponseMeta& meta, const std::vecto
   SetString(&message_delta, "type", "message_delta");
   message_delta.Set("delta", std::move(delta));
   message_delta.Set("usage", std::move(usage));
+  if (meta.context_management) message_delta.Set("context_management", *meta.context_management);
   AppendSseEvent(&out, "message_delta", message_delta);
   JsonValue stop = JsonValue::Object();
   SetString(&stop, "type", "message_stop");

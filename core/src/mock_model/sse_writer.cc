@@ -168,6 +168,9 @@ JsonValue MockResponseObject(const MockResponseMeta& meta, std::string_view stat
   response.Set("model", Str(meta.model));
   response.Set("output", std::move(items));
   response.Set("usage", usage != nullptr ? UsageObject(*usage) : JsonValue());
+  if (status == "completed" && meta.cache_diagnostics) {
+    response.Set("prompt_cache_diagnostics", *meta.cache_diagnostics);
+  }
   return response;
 }
 

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,12 @@ struct MockResponseMeta {
   std::string id;               // resp_<h12>
   std::string model;            // the request's `model` ("" when absent)
   std::int64_t created_at = 0;  // seconds (now_ms / 1000)
+  /// The completed answer's cache diagnostics when the request asked (mock_diagnostics.h):
+  /// OpenAI's `prompt_cache_diagnostics`, Anthropic's `diagnostics` (null included).
+  std::optional<JsonValue> cache_diagnostics;
+  /// Anthropic: the context edits applied to the request (mock_context_edits.h), sent as the
+  /// answer's `context_management` (on `message_delta` when streaming).
+  std::optional<JsonValue> context_management;
 };
 
 /// Appends `event: <type>\ndata: <ToJson(data)>\n\n`.

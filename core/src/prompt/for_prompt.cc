@@ -72,12 +72,62 @@ const CachedPromptItem& PromptItemCache::WithoutImages(const RecordedItem& item)
   return Add(&stripped_, item.bytes, ToJson(copy));
 }
 
+const std::vector<CachedPromptItem>& PromptItemCache::ToolChanges(const RecordedItem& item,
+                                                                  ToolChangeForm form) {
+  std::string key(1, form == ToolChangeForm::kResponses ? 'r' : 'n');
+  key += item.bytes;
+  auto it = tool_changes_.find(key);
+  if (it != tool_changes_.end()) return it->second;
+  std::vector<std::string> bytes;
+  auto text = [&](std::string_view field) {
+    std::optional<std::string_view> t = item.json.GetString(field);
+    if (t.has_value() && !t->empty()) {
+      bytes.push_back(ToJson(InputMessage("developer", {std::string(*t)})));
+    }
+  };
+  if (form == ToolChangeForm::kResponses) {
+    const JsonValue* added = item.json.Find("added");
+    if (added != nullptr && added->is_array() && !added->items().empty()) {
+      JsonValue tools = JsonValue::Object();
+      tools.Set("type", JsonValue::String("additional_tools"));
+      tools.Set("role", JsonValue::String("developer"));
+      tools.Set("tools", *added);
+      bytes.push_back(ToJson(tools));
+    }
+    text("removal_notice");
+  } else {
+    text("notice");
+  }
+  std::vector<CachedPromptItem> made;
+  for (std::string& b : bytes) {
+    ++serialized_count_;
+    made.push_back(CachedPromptItem{std::move(b), kCacheSerialBit | serialized_count_});
+  }
+  return tool_changes_.emplace(std::move(key), std::move(made)).first->second;
+}
+
+void AppendPromptItem(const std::vector<RecordedItem>& history, std::size_t index,
+                      bool supports_images, ToolChangeForm tool_changes, PromptItemCache* cache,
+                      std::vector<PromptItem>* view) {
+  const RecordedItem& item = history[index];
+  if (tool_changes != ToolChangeForm::kRaw && ItemType(item.json) == "tool_changes") {
+    for (const CachedPromptItem& made : cache->ToolChanges(item, tool_changes)) {
+      view->push_back(PromptItem{&made.bytes, index, false, made.serial});
+    }
+  } else if (!supports_images && ItemHasImage(item.json)) {
+    const CachedPromptItem& stripped = cache->WithoutImages(item);
+    view->push_back(PromptItem{&stripped.bytes, index, false, stripped.serial});
+  } else {
+    view->push_back(PromptItem{&item.bytes, index, false, item.serial});
+  }
+}
+
 bool ItemHasImage(const JsonValue& item) {
   return PartsHaveImage(item.Find("content")) || PartsHaveImage(item.Find("output"));
 }
 
 std::vector<PromptItem> ForPrompt(const std::vector<RecordedItem>& history, bool supports_images,
-                                  PromptItemCache* cache) {
+                                  PromptItemCache* cache, ToolChangeForm tool_changes) {
   const std::size_t n = history.size();
   // answered[i]: call i has a later output (scan backwards collecting output keys).
   std::vector<bool> answered(n, false);
@@ -103,12 +153,7 @@ std::vector<PromptItem> ForPrompt(const std::vector<RecordedItem>& history, bool
     if (!call_type.empty()) {
       if (earlier_calls.count(PairKey(call_type, ItemCallId(item.json))) == 0) continue;  // orphan
     }
-    if (!supports_images && ItemHasImage(item.json)) {
-      const CachedPromptItem& stripped = cache->WithoutImages(item);
-      view.push_back(PromptItem{&stripped.bytes, i, false, stripped.serial});
-    } else {
-      view.push_back(PromptItem{&item.bytes, i, false, item.serial});
-    }
+    AppendPromptItem(history, i, supports_images, tool_changes, cache, &view);
     if (!OutputTypeFor(type).empty()) {
       std::string_view call_id = ItemCallId(item.json);
       earlier_calls.insert(PairKey(type, call_id));

@@ -20,6 +20,11 @@
 //  3. With supports_images false, every `input_image` part (message content or tool output
 //     parts) becomes `input_text` `image content omitted because you do not support image
 //     input`.
+//  4. A `tool_changes` item (protocol/items.h) takes the form the request's provider reads
+//     (ToolChangeForm): kRaw keeps it (the dialect renders it natively), kResponses becomes an
+//     `additional_tools{type,role:"developer",tools}` item (when tools were added) followed by
+//     a developer message with its removal_notice (when tools were removed), kNotice becomes a
+//     developer message with its notice (no native channel: the change waits for compaction).
 #pragma once
 
 #include <cstddef>
@@ -46,6 +51,9 @@ struct CachedPromptItem {
   std::uint64_t serial = 0;
 };
 
+/// How a `tool_changes` item reaches the provider (step 4 above).
+enum class ToolChangeForm { kRaw, kResponses, kNotice };
+
 /// Owns the bytes of items that for_prompt synthesises; lives as long as the session.
 class PromptItemCache {
  public:
@@ -53,6 +61,8 @@ class PromptItemCache {
   const CachedPromptItem& AbortedOutput(std::string_view call_type, std::string_view call_id);
   /// The bytes of `item` with image parts replaced (step 3 above).
   const CachedPromptItem& WithoutImages(const RecordedItem& item);
+  /// The items a `tool_changes` item becomes in `form` (kResponses or kNotice; step 4 above).
+  const std::vector<CachedPromptItem>& ToolChanges(const RecordedItem& item, ToolChangeForm form);
   /// Distinct items this cache has serialised.
   std::uint64_t serialized_count() const { return serialized_count_; }
 
@@ -62,6 +72,7 @@ class PromptItemCache {
 
   std::map<std::string, CachedPromptItem> aborted_;   // key: call type + NUL + call id
   std::map<std::string, CachedPromptItem> stripped_;  // key: original bytes
+  std::map<std::string, std::vector<CachedPromptItem>> tool_changes_;  // key: form + bytes
   std::uint64_t serialized_count_ = 0;
 };
 
@@ -86,7 +97,13 @@ bool ItemHasImage(const JsonValue& item);
 /// for_prompt (the algorithm above) over `history`; pointers stay valid while `history` is
 /// unmodified.
 std::vector<PromptItem> ForPrompt(const std::vector<RecordedItem>& history, bool supports_images,
-                                  PromptItemCache* cache);
+                                  PromptItemCache* cache,
+                                  ToolChangeForm tool_changes = ToolChangeForm::kNotice);
+
+/// Appends the view of history item `index` (steps 3 and 4; not the call pairing) to `view`.
+void AppendPromptItem(const std::vector<RecordedItem>& history, std::size_t index,
+                      bool supports_images, ToolChangeForm tool_changes, PromptItemCache* cache,
+                      std::vector<PromptItem>* view);
 
 /// Appends `[b1,b2,…]` (the items' bytes joined by `,`) to `out`.
 void AppendPromptItemsJson(std::string* out, const std::vector<PromptItem>& items);

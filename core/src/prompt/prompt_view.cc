@@ -6,12 +6,14 @@ namespace agentctx {
 
 const std::vector<PromptItem>& PromptView::Update(const std::vector<RecordedItem>& history,
                                                   std::uint64_t epoch, bool supports_images,
-                                                  PromptItemCache* cache) {
+                                                  PromptItemCache* cache,
+                                                  ToolChangeForm tool_changes) {
   const std::size_t before = view_.size();
   const bool same_source = valid_ && epoch == epoch_ && supports_images == supports_images_ &&
-                           history.size() >= processed_;
+                           tool_changes == tool_changes_ && history.size() >= processed_;
   epoch_ = epoch;
   supports_images_ = supports_images;
+  tool_changes_ = tool_changes;
   if (same_source && Append(history, processed_, cache)) {
     stable_ = before;
   } else {
@@ -32,7 +34,7 @@ const std::vector<PromptItem>& PromptView::Update(const std::vector<RecordedItem
 
 void PromptView::Rebuild(const std::vector<RecordedItem>& history, PromptItemCache* cache) {
   ++rebuilds_;
-  view_ = ForPrompt(history, supports_images_, cache);
+  view_ = ForPrompt(history, supports_images_, cache, tool_changes_);
   calls_.clear();
   aborted_.clear();
   for (const RecordedItem& item : history) {
@@ -79,12 +81,7 @@ bool PromptView::Append(const std::vector<RecordedItem>& history, std::size_t fr
     if (!call_type.empty() && calls_.count(PairKey(call_type, ItemCallId(item.json))) == 0) {
       continue;  // an output without an earlier call
     }
-    if (!supports_images_ && ItemHasImage(item.json)) {
-      const CachedPromptItem& stripped = cache->WithoutImages(item);
-      view_.push_back(PromptItem{&stripped.bytes, i, false, stripped.serial});
-    } else {
-      view_.push_back(PromptItem{&item.bytes, i, false, item.serial});
-    }
+    AppendPromptItem(history, i, supports_images_, tool_changes_, cache, &view_);
     if (!OutputTypeFor(type).empty()) {
       std::string key = PairKey(type, ItemCallId(item.json));
       if (!answered[i - from]) {

@@ -8,7 +8,8 @@
 //  - stable_prefix(): how many leading items of items() the previous Update's view had, at the
 //    same positions with the same bytes. An append-only step keeps them all.
 // Algorithm (Update):
-//  1. Rebuild with ForPrompt when the history epoch or the images flag changed, when history
+//  1. Rebuild with ForPrompt when the history epoch, the images flag or the tool-change form
+//     changed, when history
 //     shrank, or when a new output answers a call that already got a synthetic `aborted`
 //     output (for_prompt would then drop that synthetic: a rewrite, never an append).
 //  2. Otherwise walk only the new items [processed, n): a backward pass finds which new calls
@@ -35,7 +36,8 @@ class PromptView {
   /// than appended to (compaction); `cache` must be the same object on every call.
   const std::vector<PromptItem>& Update(const std::vector<RecordedItem>& history,
                                         std::uint64_t epoch, bool supports_images,
-                                        PromptItemCache* cache);
+                                        PromptItemCache* cache,
+                                        ToolChangeForm tool_changes = ToolChangeForm::kNotice);
 
   const std::vector<PromptItem>& items() const { return view_; }
   std::size_t stable_prefix() const { return stable_; }
@@ -50,6 +52,7 @@ class PromptView {
   bool valid_ = false;
   std::uint64_t epoch_ = 0;
   bool supports_images_ = true;
+  ToolChangeForm tool_changes_ = ToolChangeForm::kNotice;
   std::size_t processed_ = 0;                   // history items consumed
   const RecordedItem* history_data_ = nullptr;  // to notice a reallocated history vector
   std::vector<PromptItem> view_;

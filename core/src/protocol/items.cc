@@ -211,7 +211,33 @@ std::optional<JsonValue> CanonicalizeItem(const JsonValue& raw, std::vector<Warn
     if (!RequireStrings(raw, type, {"encrypted_content"}, warnings)) return std::nullopt;
     out.Set("type", JsonValue::String("compaction"));
     out.Set("encrypted_content", Str(*raw.GetString("encrypted_content")));
+    // Anthropic's compaction block: its summary, signature and tool changes go back verbatim.
+    if (auto content = raw.GetString("content")) out.Set("content", Str(*content));
+    if (auto signature = raw.GetString("signature")) out.Set("signature", Str(*signature));
+    if (const JsonValue* changes = raw.Find("tool_changes"); changes && changes->is_array()) {
+      out.Set("tool_changes", *changes);
+    }
     return out;
+  }
+  if (type == "tool_changes") {
+    const JsonValue* added = raw.Find("added");
+    const JsonValue* removed = raw.Find("removed");
+    bool ok = added != nullptr && added->is_array() && removed != nullptr && removed->is_array() &&
+              raw.GetString("notice").has_value();
+    std::vector<std::string> names;
+    for (std::size_t i = 0; ok && i < added->items().size(); ++i) {
+      ok = added->items()[i].is_object() && added->items()[i].GetString("name").has_value();
+    }
+    for (std::size_t i = 0; ok && i < removed->items().size(); ++i) {
+      ok = removed->items()[i].is_string();
+      if (ok) names.push_back(removed->items()[i].string_value());
+    }
+    if (!ok) {
+      Warn(warnings, "malformed tool_changes item dropped");
+      return std::nullopt;
+    }
+    return ToolChangesItem(*added, names, *raw.GetString("notice"),
+                           raw.GetString("removal_notice").value_or(""));
   }
   if (type.empty()) {
     Warn(warnings, "item without a type dropped");
@@ -283,6 +309,19 @@ RecordedItem MakeRecordedItem(JsonValue canonical_item, std::string turn_id, std
   item.turn_id = std::move(turn_id);
   item.origin = std::move(origin);
   return item;
+}
+
+JsonValue ToolChangesItem(JsonValue added_specs, const std::vector<std::string>& removed,
+                          std::string_view notice, std::string_view removal_notice) {
+  JsonValue out = JsonValue::Object();
+  out.Set("type", JsonValue::String("tool_changes"));
+  out.Set("added", std::move(added_specs));
+  JsonValue names = JsonValue::Array();
+  for (const std::string& name : removed) names.Push(Str(name));
+  out.Set("removed", std::move(names));
+  out.Set("notice", Str(notice));
+  if (!removed.empty()) out.Set("removal_notice", Str(removal_notice));
+  return out;
 }
 
 }  // namespace agentctx

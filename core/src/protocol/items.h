@@ -11,7 +11,14 @@
 //      function_call_output{type,call_id,output}     (output: string or parts array)
 //      custom_tool_call{type,id?,call_id,name,input}
 //      custom_tool_call_output{type,call_id,output}
-//      compaction{type,encrypted_content}      (`compaction_summary` is renamed)
+//      compaction{type,encrypted_content,content?,signature?,tool_changes?}  (`compaction_summary`
+//      is
+//        renamed; the optional members are an Anthropic compaction block's, kept verbatim)
+//      tool_changes{type,added,removed,notice,removal_notice?}  (agentctx's own: a native tool
+//        change, rendered per provider by prompt/for_prompt.h and provider/provider_items.h;
+//        added = tool specs as in the tools array, removed = advertised names, notice = the
+//        text sent where the provider has no native channel, removal_notice = the text of the
+//        removals alone)
 //  - `id` is kept only when it contains `_` with text on both sides (decided at record time).
 //  - Strings hold valid UTF-8 (builders replace invalid sequences with U+FFFD).
 //  - A RecordedItem is serialised once (bytes = ToJson(json)); those bytes serve the rollout
@@ -55,6 +62,10 @@ JsonValue FunctionCallOutputItem(std::string_view call_id, std::string_view outp
 JsonValue FunctionCallOutputItem(std::string_view call_id, const JsonValue& parts);
 /// `custom_tool_call_output{type,call_id,output}` with a string output.
 JsonValue CustomToolCallOutputItem(std::string_view call_id, std::string_view output);
+
+/// `tool_changes{type,added,removed,notice,removal_notice?}` (removal_notice only with removals).
+JsonValue ToolChangesItem(JsonValue added_specs, const std::vector<std::string>& removed,
+                          std::string_view notice, std::string_view removal_notice);
 
 /// One history entry: the canonical item, its bytes (serialised once) and metadata.
 struct RecordedItem {

@@ -20,12 +20,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "agentctx/wire_enums.h"
 #include "prompt/for_prompt.h"
 #include "protocol/json_value.h"
 #include "provider/body_params.h"
+#include "provider/cache/cache_diagnosis.h"
 #include "provider/cache/cache_explainer.h"
 #include "provider/cache/cache_pricing.h"
 #include "provider/features.h"
@@ -52,6 +54,9 @@ struct RenderedRequest {
   std::optional<BreakpointRule> rule;
   /// The mark plan as the cache report's `breakpoints` (null without marks).
   JsonValue marks;
+  /// HTTP headers the body needs (name, value), e.g. Anthropic's `anthropic-beta` for beta
+  /// parameters; empty for most bodies.
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 class Dialect {
@@ -90,10 +95,18 @@ class Dialect {
   }
   /// The pricing rule of the provider's cache.
   virtual CachePricing pricing() const { return CachePricing::kOpenAi; }
+  /// The vocabulary of the provider's cache diagnostics (cache_diagnosis.h).
+  virtual DiagnosisVocabulary diagnosis_vocabulary() const { return DiagnosisVocabulary::kOpenAi; }
   /// How the provider offers `feature` for `model` when the config leaves it automatic.
   virtual FeatureAvailability Availability(ProviderFeature feature, std::string_view model) const {
     (void)feature, (void)model;
     return FeatureAvailability::kNone;
+  }
+  /// How a native tool change (`tool_changes` item) reaches this provider with `on`
+  /// (prompt/for_prompt.h): kNotice, a developer notice, where it has no native channel.
+  virtual ToolChangeForm tool_change_form(const ProviderFeatures& on) const {
+    (void)on;
+    return ToolChangeForm::kNotice;
   }
   /// The request parameters `feature` adds to this provider's bodies (a refusal names one).
   virtual std::vector<std::string_view> ParametersOf(ProviderFeature feature) const {

@@ -52,6 +52,7 @@ enum class FeatureAvailability {
   kNone,           ///< the provider does not have it (never on automatically)
   kOfficialOnly,   ///< on automatically at the official endpoint only
   kEveryEndpoint,  ///< on automatically whatever the base URL
+  kOnRequest,      ///< never on automatically; on when the config asks (models not in the table)
 };
 
 /// The switchboard for `requests`: `availability(f)` is the dialect's offer for the model,

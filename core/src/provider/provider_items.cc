@@ -11,6 +11,16 @@
 namespace agentctx {
 namespace {
 
+// A canonical tool spec as an Anthropic tool {"name","description","input_schema"}.
+JsonValue AnthropicToolEntry(const JsonValue& tool) {
+  JsonValue entry = JsonValue::Object();
+  SetString(&entry, "name", tool.GetString("name").value_or(""));
+  SetString(&entry, "description", tool.GetString("description").value_or(""));
+  const JsonValue* parameters = tool.Find("parameters");
+  entry.Set("input_schema", parameters != nullptr ? *parameters : JsonValue::Object());
+  return entry;
+}
+
 JsonValue TextBlock(std::string_view text) {
   JsonValue block = JsonValue::Object();
   SetString(&block, "type", "text");
@@ -165,7 +175,8 @@ AnthropicMessage RenderAnthropicMessage(const JsonValue& item) {
         JsonValue block = TextBlock(part.GetString("text").value_or(""));
         if (!IsEmptyText(block)) blocks.Push(std::move(block));
       }
-    } else if (item_role == "user" || item_role == "developer") {
+    } else if (item_role == "user" || item_role == "developer" || item_role == "system") {
+      if (item_role == "system") role = "system";  // the harness's notices (session_step.cc)
       for (const JsonValue& part : content->items()) {
         JsonValue block = AnthropicBlock(part);
         if (!IsEmptyText(block)) blocks.Push(std::move(block));
@@ -205,8 +216,47 @@ AnthropicMessage RenderAnthropicMessage(const JsonValue& item) {
       SetString(&block, "content", *text);
     }
     blocks.Push(std::move(block));
+  } else if (type == "compaction" && item.GetString("content")) {
+    // Anthropic's own compaction block, sent back as it came (an OpenAI compaction has no
+    // `content` and is dropped below).
+    role = "assistant";
+    JsonValue block = JsonValue::Object();
+    SetString(&block, "type", "compaction");
+    SetString(&block, "content", *item.GetString("content"));
+    if (auto e = item.GetString("encrypted_content"); e && !e->empty()) {
+      SetString(&block, "encrypted_content", *e);
+    }
+    if (auto signature = item.GetString("signature")) SetString(&block, "signature", *signature);
+    if (const JsonValue* changes = item.Find("tool_changes")) block.Set("tool_changes", *changes);
+    blocks.Push(std::move(block));
+  } else if (type == "tool_changes") {
+    // A native tool change: one mid-conversation system message, definitions inline.
+    role = "system";
+    if (const JsonValue* added = item.Find("added"); added != nullptr && added->is_array()) {
+      for (const JsonValue& spec : added->items()) {
+        JsonValue tool = JsonValue::Object();
+        SetString(&tool, "type", "tool_definition");
+        tool.Set("definition", AnthropicToolEntry(spec));
+        JsonValue block = JsonValue::Object();
+        SetString(&block, "type", "tool_addition");
+        block.Set("tool", std::move(tool));
+        blocks.Push(std::move(block));
+      }
+    }
+    if (const JsonValue* removed = item.Find("removed");
+        removed != nullptr && removed->is_array()) {
+      for (const JsonValue& name : removed->items()) {
+        JsonValue tool = JsonValue::Object();
+        SetString(&tool, "type", "tool_reference");
+        SetString(&tool, "name", name.is_string() ? name.string_value() : std::string());
+        JsonValue block = JsonValue::Object();
+        SetString(&block, "type", "tool_removal");
+        block.Set("tool", std::move(tool));
+        blocks.Push(std::move(block));
+      }
+    }
   } else {
-    return {};  // reasoning, compaction: dropped in rendering, kept in history
+    return {};  // reasoning, OpenAI compaction: dropped in rendering, kept in history
   }
   if (blocks.items().empty()) return {};
   JsonValue message = JsonValue::Object();
@@ -234,18 +284,13 @@ std::string ChatToolsJson(std::string_view canonical_tools) {
   return ToJson(out);
 }
 
+std::string AnthropicToolJson(const JsonValue& tool) { return ToJson(AnthropicToolEntry(tool)); }
+
 std::vector<std::string> AnthropicToolsJson(std::string_view canonical_tools) {
   std::vector<std::string> out;
   auto parsed = ParseJson(canonical_tools);
   if (!parsed || !parsed->is_array()) return out;
-  for (const JsonValue& tool : parsed->items()) {
-    JsonValue entry = JsonValue::Object();
-    SetString(&entry, "name", tool.GetString("name").value_or(""));
-    SetString(&entry, "description", tool.GetString("description").value_or(""));
-    const JsonValue* parameters = tool.Find("parameters");
-    entry.Set("input_schema", parameters != nullptr ? *parameters : JsonValue::Object());
-    out.push_back(ToJson(entry));
-  }
+  for (const JsonValue& tool : parsed->items()) out.push_back(AnthropicToolJson(tool));
   return out;
 }
 

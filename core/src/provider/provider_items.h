@@ -24,7 +24,16 @@
 //    empty text blocks are skipped and a message left without blocks is dropped;
 //  - function_call → {"role":"assistant","content":[{"type":"tool_use","id","name","input"}]}
 //    (`input` = the parsed arguments object, else {"arguments":<text>});
-//  - *_output → {"role":"user","content":[{"type":"tool_result","tool_use_id","content"?}]}.
+//  - *_output → {"role":"user","content":[{"type":"tool_result","tool_use_id","content"?}]};
+//  - an Anthropic compaction (a `compaction` item with `content`) → {"role":"assistant",
+//    "content":[{"type":"compaction","content","encrypted_content"? (when non-empty),
+//    "signature"?,"tool_changes"?}]}; an OpenAI one (no `content`) is dropped;
+//  - a `system` message (harness notices, recorded only under the system_messages feature) →
+//    {"role":"system","content":[text blocks]} (a mid-conversation system message);
+//  - tool_changes → {"role":"system","content":[{"type":"tool_addition","tool":{"type":
+//    "tool_definition","definition":<Anthropic tool>}}…,{"type":"tool_removal","tool":{"type":
+//    "tool_reference","name"}}…]} (a mid-conversation system message; the betas it needs are
+//    the body's, anthropic_body.h).
 //  Every message ends with `}]}` (its last block's close, then the content's and its own), so a
 //  `cache_control` mark goes in front of the last three bytes (anthropic_body.h).
 #pragma once
@@ -62,6 +71,8 @@ AnthropicMessage RenderAnthropicMessage(const JsonValue& item);
 /// `[{"type":"function","function":{"name","description","parameters","strict"?}}]` (strict
 /// only when true); "" when the array is empty or unreadable.
 std::string ChatToolsJson(std::string_view canonical_tools);
+/// One canonical tool spec as an Anthropic tool `{"name","description","input_schema"}`.
+std::string AnthropicToolJson(const JsonValue& tool);
 /// The canonical tools as Anthropic tools, one `{"name","description","input_schema"}` each.
 std::vector<std::string> AnthropicToolsJson(std::string_view canonical_tools);
 

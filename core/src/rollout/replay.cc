@@ -154,6 +154,8 @@ class Replayer {
   // agentctx rollouts record the session's own cache report of each request (`cache_report`): it
   // saw the instructions and tools, so it replaces the reconstructed one.
   std::optional<JsonValue> recorded_report_;
+  std::optional<JsonValue> recorded_diagnosis_;  // the provider's verdict of that request
+  bool recorded_context_edit_ = false;           // the provider edited that request's prompt
   std::uint64_t recorded_prev_bytes_ = 0;
 
   bool layout_known_ = false;
@@ -217,6 +219,9 @@ void Replayer::Reconstruct(const RolloutRecord& record, std::optional<std::int64
   request.request_id = NextId();
   request.report = explainer_.Explain(request.request_id, segments);
   UseRecordedReport(&request.report);
+  request.provider_diagnosis = std::move(recorded_diagnosis_);
+  recorded_diagnosis_.reset();
+  request.context_edited = std::exchange(recorded_context_edit_, false);
   request.line = record.line_number;
   request.model = model_;
   request.input_items = segments.items.size();
@@ -276,6 +281,8 @@ void Replayer::UseRecordedReport(CacheReport* report) {
 
 void Replayer::DropRecordedReport() {
   // A request no reconstruction stands for (a compaction request): still the predecessor.
+  recorded_diagnosis_.reset();
+  recorded_context_edit_ = false;
   if (!recorded_report_) return;
   std::optional<std::int64_t> bytes = recorded_report_->GetInt("prompt_bytes");
   recorded_prev_bytes_ = bytes && *bytes > 0 ? static_cast<std::uint64_t>(*bytes) : 0;
@@ -417,6 +424,10 @@ JsonValue Replayer::Run() {
     } else if (record.event_type() == "cache_report") {
       DropRecordedReport();
       recorded_report_ = *payload;
+    } else if (record.event_type() == "cache_diagnosis" && payload->Find("verdict") != nullptr) {
+      recorded_diagnosis_ = *payload;
+    } else if (record.event_type() == "context_edit") {
+      recorded_context_edit_ = true;
     } else if (record.event_type() == "thread_settings_applied") {
       const JsonValue* settings = payload->Find("thread_settings");
       if (auto m = settings != nullptr ? settings->GetString("model") : std::nullopt) {

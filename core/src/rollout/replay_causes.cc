@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "provider/cache/cache_diagnosis.h"
 #include "rollout/timestamp.h"
 
 namespace agentctx {
@@ -79,7 +80,8 @@ ReplayPricing ResolveReplayPricing(const ReplayOptions& options, bool usage_repo
   } else if (usage_reports_cache_writes) {
     out.rule = kWriteBillingPricing;
   }
-  out.prices = PricesFor(out.rule, options.prices);
+  // Under OpenAI's rule only the models that bill writes (GPT-5.6+) report them.
+  out.prices = PricesFor(out.rule, options.prices, usage_reports_cache_writes);
   return out;
 }
 
@@ -137,6 +139,8 @@ void AttributeCauses(const ReplayOptions& options, CachePricing rule,
           why = "idle_past_ttl";
         } else if (r.gap_ms && *r.gap_ms < 0) {
           why = "concurrent";
+        } else if (r.context_edited) {
+          why = "context_edited";
         }
         r.by_cause[CauseIndex(why)] += rest;
       }
@@ -196,6 +200,15 @@ JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPricing& pricing
   } else {
     out.Set("break", JsonValue());
   }
+  if (r.provider_diagnosis) {
+    // The provider's own verdict beside the break (cache_diagnosis.h), when the session asked.
+    JsonValue p = JsonValue::Object();
+    for (std::string_view key : {"provider_reason", "verdict", "provider"}) {
+      const JsonValue* v = r.provider_diagnosis->Find(key);
+      p.Set(key, v != nullptr ? *v : JsonValue());
+    }
+    out.Set("provider_cache", std::move(p));
+  }
   if (!tokens) {
     for (std::string_view key :
          {"input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens",
@@ -240,7 +253,10 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
   std::uint64_t uncached = 0, new_input = 0, lost = 0;
   std::array<std::uint64_t, kReplayCauses.size()> by_cause{};
   Cost cost;
+  DiagnosisTotals diagnoses;  // the provider verdicts the rollout recorded
   for (const ReplayRequest& r : requests) {
+    if (r.provider_diagnosis)
+      diagnoses.Add(r.provider_diagnosis->GetString("verdict").value_or(""));
     if (r.reconstructed) {
       // A break counts the client-side share of the reported loss where usage is known.
       const CacheReport& c = r.report;
@@ -300,6 +316,7 @@ JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const Re
   s.Set("new_input_tokens", Num(new_input));
   s.Set("lost_tokens", Num(lost));
   s.Set("lost_tokens_by_cause", CausesJson(by_cause, 1, false));
+  if (!diagnoses.empty()) s.Set("provider_diagnostics", diagnoses.ToJson());
   if (facts.rollout_total) {
     const ReplayUsage& t = *facts.rollout_total;
     JsonValue rt = JsonValue::Object();

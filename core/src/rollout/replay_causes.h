@@ -19,7 +19,9 @@
 //  4. The rest of lost (lost − client) gets the first of: `below_minimum` (raw < 1024: the
 //     previous prompt was never stored), `idle_past_ttl` (gap = sent − previous done > ttl),
 //     `concurrent` (gap < 0: sent before the previous response finished), `server_miss`
-//     (the prefix was intact and nothing explains it).
+//     (the prefix was intact and nothing explains it) — or, before it, `context_edited` when
+//     the session recorded that the provider cleared earlier tool uses of this request
+//     (`context_edit` line: Anthropic context editing changes the prompt after it is sent).
 //  5. cause = the cause with the most lost tokens (ties: kReplayCauses order), `new_input`
 //     when nothing was lost but some input was uncached, null when all was cached.
 // Σ over causes (new_input included) = U for every request, hence for the summary.
@@ -47,13 +49,13 @@ namespace agentctx {
 
 /// The causes in output order; index 0 is new_input, then the explainer's client-side reasons,
 /// then the provider-side causes.
-inline constexpr std::array<std::string_view, 11> kReplayCauses = {
+inline constexpr std::array<std::string_view, 12> kReplayCauses = {
     "new_input",         "model_changed",
     "cache_key_changed", "instructions_changed",
     "tools_changed",     "history_rewritten_by_compaction",
-    "item_edited",       "below_minimum",
-    "idle_past_ttl",     "concurrent",
-    "server_miss"};
+    "item_edited",       "context_edited",
+    "below_minimum",     "idle_past_ttl",
+    "concurrent",        "server_miss"};
 
 /// The provider's cacheable minimum: a prompt under 1024 tokens is never cached.
 inline constexpr std::uint64_t kMinCacheableTokens = 1024;
@@ -88,6 +90,10 @@ struct ReplayRequest {
   CacheReport report;              ///< cache-explainer metrics (reconstructed only)
   bool compaction_before = false;  ///< a `compacted` line since the previous reconstructed one
   std::optional<ReplayUsage> usage;
+  /// The provider's cache verdict the session recorded (`cache_diagnosis` line), when it asked.
+  std::optional<JsonValue> provider_diagnosis;
+  /// The provider edited this request's prompt (a recorded `context_edit` line).
+  bool context_edited = false;
 
   // Filled by AttributeCauses.
   std::optional<std::int64_t> gap_ms;

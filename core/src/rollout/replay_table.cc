@@ -126,6 +126,11 @@ std::string Cause(const JsonValue& r) {
   std::string cause = Text(r.Find("cause"));
   const JsonValue* section = r.Find("cause_section");
   if (section != nullptr && section->is_string()) cause += " (" + section->string_value() + ")";
+  // The provider's own reason, where the rollout recorded it.
+  if (const JsonValue* p = r.Find("provider_cache"); p != nullptr && p->is_object()) {
+    cause +=
+        "; provider: " + Text(p->Find("provider_reason")) + " (" + Text(p->Find("verdict")) + ")";
+  }
   return cause;
 }
 
@@ -241,6 +246,12 @@ std::string RenderReplayTable(const JsonValue& report, bool all_requests,
     Row(&out, "cost", line);
   }
   Row(&out, "idle TTL", Count(s.Find("ttl_ms")) + " ms");
+  if (const JsonValue* d = s.Find("provider_diagnostics"); d != nullptr && d->is_object()) {
+    Row(&out, "provider reasons",
+        Count(d->Find("compared")) + " compared: " + Count(d->Find("agrees")) + " agree, " +
+            Count(d->Find("differs")) + " differ, " + Count(d->Find("unavailable")) +
+            " unavailable");
+  }
 
   // Uncached input by cause.
   const JsonValue* by_cause = s.Find("lost_tokens_by_cause");

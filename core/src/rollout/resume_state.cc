@@ -133,6 +133,8 @@ ResumeState BuildResumeState(const ParsedRollout& rollout, const CompactionRebui
         if (auto ts = record.line.GetString("timestamp")) {
           if (auto ms = ParseTimestamp(*ts)) state.last_request_ms = *ms;
         }
+      } else if (kind == "cache_diagnosis") {
+        if (auto id = payload->GetString("response_id")) state.last_response_id = std::string(*id);
       } else if (kind == "provider_feature_refused") {
         if (auto feature = payload->GetString("feature")) {
           state.refused_features.emplace_back(*feature);

@@ -70,6 +70,8 @@ struct ResumeState {
   std::optional<std::int64_t> last_request_ms;
   /// Wire names of the provider features the endpoint refused (provider_feature_refused lines).
   std::vector<std::string> refused_features;
+  /// The newest `cache_diagnosis` line's response id: the next request's comparison.
+  std::string last_response_id;
   std::vector<UnrebuiltCompaction> unrebuilt_compactions;
   std::vector<Warning> warnings;  ///< rollout_torn_line, world_state_patch_without_full, …
 };

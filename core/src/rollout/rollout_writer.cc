@@ -171,6 +171,18 @@ std::string CacheReportLine(std::int64_t now_ms, const JsonValue& report) {
   return EventLine(now_ms, p);
 }
 
+std::string CacheDiagnosisLine(std::int64_t now_ms, const JsonValue& diagnosis) {
+  JsonValue p = EventPayload("cache_diagnosis");
+  for (const auto& m : diagnosis.members()) p.Set(m.key, m.value);
+  return EventLine(now_ms, p);
+}
+
+std::string ContextEditLine(std::int64_t now_ms, const JsonValue& edit) {
+  JsonValue p = EventPayload("context_edit");
+  for (const auto& m : edit.members()) p.Set(m.key, m.value);
+  return EventLine(now_ms, p);
+}
+
 std::string ProviderFeatureRefusedLine(std::int64_t now_ms, std::string_view feature,
                                        std::string_view message) {
   JsonValue p = EventPayload("provider_feature_refused");

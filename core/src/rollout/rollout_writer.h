@@ -94,6 +94,12 @@ std::string TokenCountLine(std::int64_t now_ms, const TokenUsageFields& usage,
 /// cache_report: `{"type":"cache_report", …the members of `report` in order…}`
 /// (cache_explainer.h).
 std::string CacheReportLine(std::int64_t now_ms, const JsonValue& report);
+/// cache_diagnosis: `{"type":"cache_diagnosis", …the members of `diagnosis` in order…}`
+/// (the provider's cache verdict beside the explainer's, cache_diagnosis.h).
+std::string CacheDiagnosisLine(std::int64_t now_ms, const JsonValue& diagnosis);
+/// context_edit: `{"type":"context_edit", …the members of `edit` in order…}` (what the
+/// provider's context editing cleared from a request and what it cost the cache).
+std::string ContextEditLine(std::int64_t now_ms, const JsonValue& edit);
 std::string ContextCompactedLine(std::int64_t now_ms);
 std::string TurnAbortedLine(std::int64_t now_ms, std::string_view turn_id, std::string_view reason);
 std::string TaskCompleteLine(std::int64_t now_ms, std::string_view turn_id,

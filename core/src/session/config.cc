@@ -9,6 +9,8 @@
 #include <string_view>
 
 #include "agents_md/config.h"
+#include "provider/anthropic/context_editing.h"
+#include "provider/cache/cache_pricing.h"
 #include "session/base_instructions.h"
 #include "support/paths.h"
 
@@ -281,7 +283,7 @@ Result<void> ParseOptionalSections(const JsonValue& raw, SessionConfig* c) {
 }
 
 // The provider keys (docs/providers.md): `provider`, `layout`, `max_output_tokens`,
-// `anthropic`, `chat`.
+// `anthropic`, `openai`, `chat`, `prewarm`, `cache_prices`.
 Result<void> ParseProviderKeys(const JsonValue& raw, SessionConfig* c) {
   ACTX_TRY_VOID(ReadEnum(raw, "provider", "provider", &c->provider));
   ACTX_TRY_VOID(ReadEnum(raw, "layout", "layout", &c->layout));
@@ -291,6 +293,22 @@ Result<void> ParseProviderKeys(const JsonValue& raw, SessionConfig* c) {
     ACTX_TRY_VOID(ReadEnum(*a, "cache_ttl", "anthropic.cache_ttl", &c->anthropic.cache_ttl));
     ACTX_TRY_VOID(ReadOptInt(*a, "min_cacheable_tokens", "anthropic.min_cacheable_tokens",
                              &c->anthropic.min_cacheable_tokens));
+    if (const JsonValue* edit = a->Find("context_editing")) {
+      ACTX_TRY(std::string rendered, RenderClearToolUsesEdit(*edit, "anthropic.context_editing"));
+      c->anthropic.context_edit = std::move(rendered);
+    }
+  }
+  ACTX_TRY(const JsonValue* openai, ObjectOrNull(raw, "openai", "openai"));
+  if (openai != nullptr) {
+    ACTX_TRY_VOID(ReadEnum(*openai, "cache_mode", "openai.cache_mode", &c->openai.cache_mode));
+    ACTX_TRY_VOID(ReadEnum(*openai, "cache_ttl", "openai.cache_ttl", &c->openai.cache_ttl));
+  }
+  ACTX_TRY_VOID(ReadEnum(raw, "prewarm", "prewarm", &c->prewarm));
+  ACTX_TRY(const JsonValue* prices, ObjectOrNull(raw, "cache_prices", "cache_prices"));
+  if (prices != nullptr) {
+    if (auto read = ReadTypedPrices(*prices, "cache_prices", &c->cache_prices); !read) {
+      return Invalid(read.error().message);
+    }
   }
   ACTX_TRY_VOID(ReadOptString(raw, "base_url", "base_url", &c->base_url));
   ACTX_TRY(const JsonValue* features, ObjectOrNull(raw, "provider_features", "provider_features"));

@@ -18,6 +18,7 @@
 #include "protocol/host_tool.h"
 #include "protocol/json_value.h"
 #include "protocol/warning.h"
+#include "provider/cache/cache_pricing.h"
 #include "provider/dialect.h"
 #include "tools/output_truncation.h"
 
@@ -86,8 +87,18 @@ struct ContextBudgetConfig {
 
 /// `anthropic`: the breakpoint planner's settings (provider/anthropic/breakpoint_planner.h).
 struct AnthropicConfig {
-  CacheTtl cache_ttl = CacheTtl::k5m;                // the stable marks' TTL
-  std::optional<std::int64_t> min_cacheable_tokens;  // default: by model (Haiku 2048, else 1024)
+  CacheTtl cache_ttl = CacheTtl::k5m;  // the stable marks' TTL
+  std::optional<std::int64_t>
+      min_cacheable_tokens;  // default: by model (DefaultMinCacheableTokens)
+  /// `context_editing`, rendered (provider/anthropic/context_editing.h); empty = off.
+  std::string context_edit;
+};
+
+/// `openai`: prompt caching of GPT-5.6+ with feature cache_breakpoints
+/// (provider/responses/openai_cache.h).
+struct OpenAiConfig {
+  OpenAiCacheMode cache_mode = OpenAiCacheMode::kImplicit;  // prompt_cache_options.mode
+  OpenAiCacheTtl cache_ttl = OpenAiCacheTtl::k30m;          // prompt_cache_options.ttl
 };
 
 /// `chat`: the Chat Completions rendering (provider/chat/chat_body.h).
@@ -126,7 +137,12 @@ struct SessionConfig {
   PromptLayout layout = PromptLayout::kPerFragment;
   std::optional<std::int64_t> max_output_tokens;
   AnthropicConfig anthropic;
+  OpenAiConfig openai;
   ChatConfig chat;
+  // Cold caches (docs/providers.md, "Cold resume"): prewarm before a turn's first request, and
+  // the prices of the `cache_cold` estimate.
+  PrewarmMode prewarm = PrewarmMode::kOff;
+  TypedPrices cache_prices;
   // What the endpoint can do (provider/features.h): the host's base URL when it is not the
   // provider's official one, and the config's `provider_features` (nullopt = automatic).
   std::optional<std::string> base_url;

@@ -88,6 +88,16 @@ std::string EffectSink::ToJson(std::vector<std::string_view>* attachments) const
     out += ",\"body\":";
     AppendAttachmentRef(&out, attachments->size(), model_request_->body.size());
     attachments->push_back(model_request_->body);
+    if (!model_request_->headers.empty()) {
+      out += ",\"headers\":{";
+      for (std::size_t i = 0; i < model_request_->headers.size(); ++i) {
+        if (i > 0) out.push_back(',');
+        AppendJsonString(&out, model_request_->headers[i].first);
+        out.push_back(':');
+        AppendJsonString(&out, model_request_->headers[i].second);
+      }
+      out += "}";
+    }
     out += "}";
   }
   if (turn_complete_) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "agentctx/error.h"
@@ -27,6 +28,8 @@ struct ModelRequestEffect {
   /// The exact body bytes; a view of session-owned storage that stays unchanged until the
   /// session's next mutating call.
   std::string_view body;
+  /// HTTP headers the body needs (name, value), e.g. `anthropic-beta`; none for most bodies.
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 struct ToolCallEffect {

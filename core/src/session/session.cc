@@ -99,9 +99,11 @@ Result<void> Session::Update(const JsonValue& delta, std::int64_t now_ms, Effect
   if (next.model.slug != config_.model.slug) compaction_stalled_ = false;  // stall_guard.h
   if (next.provider != config_.provider) dialect_ = MakeDialect(next.provider);
   config_ = std::move(next);
+  compaction_floor_due_ = true;
   RebuildTools();
   for (const auto& w : warnings) sink->Warning(w.code, w.message);
   for (const auto& w : tools_.warnings) sink->Warning(w.code, w.message);
+  AnswerCallsOfRemovedTools(sink);  // tool_policy native (session_tool_changes.cc)
   return {};
 }
 
@@ -141,7 +143,7 @@ Result<void> Session::Retry(std::string_view request_id, std::int64_t now_ms, Ef
   last_completed_request_.clear();  // attempt 2's stream must end with a terminal event again
   state_ = TurnState::kAwaitingModel;
   sink->SetModelRequest(ModelRequestEffect{request_->id, request_->purpose, request_->endpoint,
-                                           request_->attempt, request_->body});
+                                           request_->attempt, request_->body, request_->headers});
   return {};
 }
 

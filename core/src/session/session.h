@@ -40,6 +40,7 @@
 #include "protocol/sse_parser.h"
 #include "protocol/task_frontier.h"
 #include "provider/cache/cache_explainer.h"
+#include "provider/cache/cold_cache.h"
 #include "provider/dialect.h"
 #include "session/config.h"
 #include "session/effects.h"
@@ -99,13 +100,18 @@ class Session {
     std::string endpoint;
     std::string owned_body;  // one-off bodies; turn bodies live in the dialect's builder
     std::string_view body;   // the bytes sent (owned_body or the dialect's turn buffer)
+    std::vector<std::pair<std::string, std::string>> headers;  // HTTP headers the body needs
     std::int64_t attempt = 1;
     SseParser parser;
     // The dialect that rendered the request (kept alive for `body` and retries even if the
     // provider changes meanwhile) and its stream adapter for this attempt (null: Responses).
     std::shared_ptr<Dialect> dialect;
     std::unique_ptr<StreamAdapter> stream;
-    ProviderFeatures features;          // the features its body uses
+    ProviderFeatures features;  // the features its body uses
+    // Cache diagnostics: the response the body names (empty: none) and the explainer's break
+    // reason of this request (empty: no break), compared when the response completes.
+    std::string comparison_id;
+    std::string engine_break_reason;
     bool resent_after_refusal = false;  // a second refusal is an ordinary error
     std::vector<JsonValue> output_items;
     bool terminal = false;
@@ -130,6 +136,7 @@ class Session {
   struct PendingCall {
     std::string call_id;
     std::string call_type;  // function_call | custom_tool_call
+    std::string name;       // the advertised name the model called
     bool host = false;
     std::optional<JsonValue> output;  // string or parts array
   };
@@ -142,7 +149,16 @@ class Session {
   // session_step.cc
   void StartStep(bool turn_start, const JsonValue* user_input, EffectSink* sink);
   Result<void> RefreshAgents(EffectSink* sink);
-  void RecordContext(bool turn_start, EffectSink* sink);
+  /// Records the world-state diff as context items; with `system_notices` (the provider's
+  /// system_messages feature on, SystemNoticesAllowed), the harness's own notices are returned
+  /// there instead (world_state.h) for RecordSystemNotices.
+  void RecordContext(bool turn_start, std::vector<SectionFragment>* system_notices,
+                     EffectSink* sink);
+  /// system_messages on, and the step's new items end with a user message or tool results.
+  bool SystemNoticesAllowed(bool turn_start, const JsonValue* user_message) const;
+  /// One `role: "system"` message with a part per notice, after the user message or tool
+  /// results (docs/providers.md); nothing when there is none.
+  void RecordSystemNotices(const std::vector<SectionFragment>& notices, EffectSink* sink);
   void IssueRequest(EffectSink* sink);
   /// Request fields from a model (the current one, or the previous one for a model-switch
   /// compaction) and the session config; `items` must outlive the returned params.
@@ -173,6 +189,14 @@ class Session {
   // session_stream.cc
   void HandleModelEvent(const JsonValue& event, EffectSink* sink);
   void CompleteResponse(const JsonValue& event, EffectSink* sink);
+  /// response.completed: notes the response id (the next request's comparison) and, when the
+  /// request named a previous response, the provider's cache verdict beside the explainer's
+  /// (cache_diagnosis event, persisted).
+  void NoteCacheDiagnosis(const JsonValue& event, EffectSink* sink);
+  /// response.completed: the context edits the provider applied to the request (Anthropic
+  /// `applied_edits`): the explainer's `context_edited` break, a context_edit event, persisted
+  /// for the replay (session_context_edits.cc).
+  void NoteContextEdits(const JsonValue& event, EffectSink* sink);
   void FailRequest(ErrorCode code, std::string message, bool retryable,
                    std::optional<std::int64_t> retry_after_ms, EffectSink* sink);
   /// Persists token_count and emits token_usage for a completed response (turn step or local
@@ -185,6 +209,10 @@ class Session {
   std::uint64_t EstimateNextPrompt() const;
   std::optional<std::string> PreTurnTrigger() const;
   bool MaybeCompactMidTurn(EffectSink* sink);
+  /// Turn start, when due (session start, resume, update): one `context_window_too_small`
+  /// warning per session when the auto limit is at or below what compaction cannot remove
+  /// (instructions, tools and the full initial context, estimated as estimate_prompt).
+  void CheckCompactionFloor(EffectSink* sink);
   void BeginCompaction(std::string trigger, std::optional<JsonValue> pending_user_message,
                        EffectSink* sink);
   void IssueCompactionRequest(EffectSink* sink);
@@ -194,11 +222,55 @@ class Session {
   void FailCompaction(std::string_view code, std::string_view message, EffectSink* sink);
   void FinishCompaction(std::vector<JsonValue> new_items, std::string_view message,
                         EffectSink* sink);
+  /// FinishCompaction without the continuation: history replaced, reinjected, persisted,
+  /// `compaction{completed}`; returns the finished run.
+  CompactionRun ApplyCompaction(std::vector<JsonValue> new_items, std::string_view message,
+                                EffectSink* sink);
+
+  // session_provider_compaction.cc (strategies inband and server, docs/compaction-timing.md)
+  /// The strategy the engine's own compaction request of `model` uses now: inband and server
+  /// (whose own requests are in-band) need feature inband_compaction, else local.
+  CompactionStrategy CompactionRequestStrategy(const ModelConfig& model) const;
+  /// The provider's compaction threshold (strategy server, feature on, a context window: the
+  /// auto-compaction limit), sent with every turn request; nullopt otherwise.
+  std::optional<std::int64_t> ServerCompactThreshold(const ModelConfig& model) const;
+  /// True when the provider compacts at the threshold: the engine's automatic compactions
+  /// are off.
+  bool ServerCompacts(const ModelConfig& model) const {
+    return ServerCompactThreshold(model).has_value();
+  }
+  /// `compaction{phase,trigger,strategy,tokens_before}`.
+  static JsonValue CompactionEvent(std::string_view phase, std::string_view trigger,
+                                   CompactionStrategy strategy, std::uint64_t before);
+  /// The in-band compaction request: the turn body of for_prompt(history) + the trigger.
+  void IssueInbandCompaction(EffectSink* sink);
+  /// The in-band compaction's response: its `compaction` item becomes history (an answer
+  /// without one fails the compaction, history unchanged).
+  void CompleteInbandCompaction(const JsonValue& event, EffectSink* sink);
+  /// A turn response that carries a `compaction` item (server compaction): history becomes the
+  /// item plus the reinjected context, and `*items` keeps only the output after it. False (and
+  /// nothing done) when there is none.
+  bool ApplyServerCompaction(std::vector<JsonValue>* items, EffectSink* sink);
 
   // session_tools.cc
   void DispatchToolCalls(EffectSink* sink);
   void MaybeFinishTools(EffectSink* sink);
   void RecordToolOutputs(EffectSink* sink);
+
+  // session_tool_changes.cc (tool_policy native)
+  /// tool_policy native with the provider's tool_changes feature on for the model.
+  bool NativeToolChangesOn() const;
+  /// The policy in effect: native acts as defer where the feature is off.
+  ToolPolicy EffectiveToolPolicy() const;
+  /// How `tool_changes` items reach the current provider (for_prompt.h).
+  ToolChangeForm ToolChangeFormNow() const;
+  /// Step start, after the user message or tool results: records the difference between
+  /// model_tools_ and tools_ as one `tool_changes` item (or warns tool_policy_fallback once).
+  void RecordToolChanges(EffectSink* sink);
+  /// `update` under native: host calls still running whose tool was removed get a tool error.
+  void AnswerCallsOfRemovedTools(EffectSink* sink);
+  /// Adds the pending `tool_change` note (names, lost_tokens 0) to a cache report.
+  void AnnotateToolChange(JsonValue* report);
 
   // session_frontier.cc (task frontier and context budget)
   /// The world-state inputs of this step (config, AGENTS.md, tools, task frontier).
@@ -217,6 +289,18 @@ class Session {
   std::optional<ColdCacheDecision> ColdCacheDecisionNow() const;
   /// Records that a model request is issued now (the provider's cache is warm from here).
   void NoteRequestIssued() { last_request_ms_ = now_ms_; }
+  /// The provider's cache is cold now (provider/cache/cold_cache.h): the estimate of the next
+  /// request, or nullopt when warm or the last request's time is unknown.
+  std::optional<ColdCacheEstimate> ColdCacheNow() const;
+  /// `prewarm: auto`, feature prewarm on and PrewarmPays.
+  bool PrewarmWanted(const ColdCacheEstimate& cold) const;
+  /// The `cache_cold` event (once per idle gap: resume, else the turn start).
+  void WarnColdCache(const ColdCacheEstimate& cold, std::string_view trigger, EffectSink* sink);
+  /// Turn start: warns of a cold cache and, when wanted, issues the prewarm request (the turn
+  /// request follows its response); false when the turn request goes now.
+  bool PrewarmFirst(EffectSink* sink);
+  /// The prewarm's response: usage recorded, no output kept; then the turn request.
+  void CompletePrewarm(const JsonValue& event, EffectSink* sink);
 
   // session.cc
   /// A new turn (submit or manual compaction): its id (default `turn-<n>`), task_started and
@@ -244,8 +328,14 @@ class Session {
   std::optional<JsonValue> baseline_;
   ToolList tools_;             // the current tool set (config)
   ToolList advertised_tools_;  // what requests send; `defer` freezes it until compaction/resume
+  ToolList model_tools_;       // native: advertised_tools_ plus the recorded tool changes
+  bool history_has_tool_changes_ = false;        // a `tool_changes` item is in history
+  bool tool_policy_fallback_warned_ = false;     // tool_policy_fallback said (once per session)
+  std::optional<JsonValue> tool_change_report_;  // the next cache_report's `tool_change`
   WorldStateRegistry world_ = WorldStateRegistry::WithBuiltins();
   CacheExplainer explainer_;
+  std::string last_response_id_;      // the newest completed response's id (diagnostics)
+  DiagnosisTotals diagnosis_totals_;  // the provider verdicts against the explainer's
   std::optional<JsonValue> last_turn_context_;
   std::optional<std::string> previous_turn_model_;
   std::optional<ModelConfig> previous_turn_model_config_;  // for the model_switch trigger
@@ -267,7 +357,9 @@ class Session {
   std::optional<std::uint64_t> usage_tokens_;
   std::size_t usage_history_size_ = 0;
   std::optional<CompactionRun> compaction_;
-  bool compaction_stalled_ = false;  // the stall guard (compaction/stall_guard.h)
+  bool compaction_stalled_ = false;       // the stall guard (compaction/stall_guard.h)
+  bool compaction_floor_due_ = true;      // CheckCompactionFloor at the next turn start
+  bool compaction_floor_warned_ = false;  // context_window_too_small said (once per session)
   std::uint64_t compaction_counter_ = 0;
   // Task frontier: goal (the first user message), latest plan and explanation; the
   // host-set goal and the rules come from config_.task_frontier.
@@ -276,6 +368,8 @@ class Session {
   // the rollout's newest cache_report line), and the cold-cache decisions for cache_summary.
   std::optional<std::int64_t> last_request_ms_;
   std::vector<ColdCacheDecision> cold_decisions_;
+  // Cold caches: the last_request_ms_ whose idle gap was already reported (cache_cold).
+  std::optional<std::int64_t> cold_warned_for_ms_;
   // Context budget: the value computed at the current turn's start.
   std::optional<ContextBudgetInputs> context_budget_;
 };

@@ -23,6 +23,10 @@
 //     compaction; usage is forgotten; `compaction{phase:"completed"}`, warning long_thread, the
 //     stall guard; then the turn continues (pre-turn: its start; mid-turn: the next step;
 //     manual: turn_complete).
+//  5. The floor (CheckCompactionFloor, ours): at the first turn start after session start,
+//     resume or an update, when the auto limit is at or below the estimate of what no
+//     compaction removes (instructions, tools, a full render of the initial context), one
+//     `context_window_too_small` warning naming both numbers, at most once per session.
 // Choices of our own: the compaction response's usage is reported
 // (token_usage event, token_count line) but never becomes the session's usage; new history
 // items keep origin `compaction` except reinjected context (its section id); the trimmed count
@@ -70,8 +74,10 @@ std::string_view OriginOf(const PromptItem& p, const std::vector<RecordedItem>& 
   return p.synthetic ? std::string_view("tool") : std::string_view(history[p.history_index].origin);
 }
 
-JsonValue CompactionEvent(std::string_view phase, std::string_view trigger,
-                          CompactionStrategy strategy, std::uint64_t before) {
+}  // namespace
+
+JsonValue Session::CompactionEvent(std::string_view phase, std::string_view trigger,
+                                   CompactionStrategy strategy, std::uint64_t before) {
   JsonValue e = MakeEvent("compaction");
   e.Set("phase", JsonValue::String(std::string(phase)));
   e.Set("trigger", JsonValue::String(std::string(trigger)));
@@ -79,8 +85,6 @@ JsonValue CompactionEvent(std::string_view phase, std::string_view trigger,
   e.Set("tokens_before", JsonValue::Int(static_cast<std::int64_t>(before)));
   return e;
 }
-
-}  // namespace
 
 Result<void> Session::Compact(const std::optional<std::string>& turn_id, std::int64_t now_ms,
                               EffectSink* sink) {
@@ -95,7 +99,7 @@ Result<void> Session::Compact(const std::optional<std::string>& turn_id, std::in
 
 std::uint64_t Session::EstimateNextPrompt() const {
   std::vector<PromptItem> prompt =
-      ForPrompt(history_, config_.model.supports_images, &prompt_cache_);
+      ForPrompt(history_, config_.model.supports_images, &prompt_cache_, ToolChangeFormNow());
   return EstimatePrompt(InstructionsBytes(config_.model.instructions),
                         advertised_tools_.array_bytes, EstimateItemsFor(prompt, history_));
 }
@@ -109,7 +113,8 @@ std::uint64_t Session::ContextTokens() const {
 }
 
 std::optional<std::string> Session::PreTurnTrigger() const {
-  if (!config_.compaction.auto_compact || compaction_stalled_ || history_.empty()) {
+  if (!config_.compaction.auto_compact || compaction_stalled_ || history_.empty() ||
+      ServerCompacts(config_.model)) {
     return std::nullopt;
   }
   std::optional<CompactionThresholds> current =
@@ -131,7 +136,9 @@ std::optional<std::string> Session::PreTurnTrigger() const {
 }
 
 bool Session::MaybeCompactMidTurn(EffectSink* sink) {
-  if (!config_.compaction.auto_compact || compaction_stalled_) return false;
+  if (!config_.compaction.auto_compact || compaction_stalled_ || ServerCompacts(config_.model)) {
+    return false;
+  }
   std::optional<CompactionThresholds> t =
       ComputeThresholds(config_.model.context_window, config_.model.auto_compact_token_limit);
   if (!t || !LimitReached(ContextTokens(), *t)) return false;
@@ -139,13 +146,45 @@ bool Session::MaybeCompactMidTurn(EffectSink* sink) {
   return true;
 }
 
+void Session::CheckCompactionFloor(EffectSink* sink) {
+  compaction_floor_due_ = false;
+  std::optional<CompactionThresholds> t =
+      ComputeThresholds(config_.model.context_window, config_.model.auto_compact_token_limit);
+  if (!t || compaction_floor_warned_) return;
+  // What every compacted prompt still holds: the instructions, the tools and a full render of
+  // the initial context (reinjected after a compaction, or rendered at the next turn start).
+  std::vector<std::string> context_bytes;
+  std::vector<JsonValue> context_items;
+  for (const auto& message : world_.RenderFull(WorldInputsNow()).messages) {
+    context_items.push_back(InputMessage(RoleName(message.role), message.parts));
+  }
+  std::vector<EstimateItem> estimate;
+  for (const JsonValue& item : context_items) context_bytes.push_back(ToJson(item));
+  for (std::size_t i = 0; i < context_items.size(); ++i) {
+    estimate.push_back(EstimateItem{&context_items[i], context_bytes[i]});
+  }
+  const std::uint64_t floor =
+      EstimatePrompt(InstructionsBytes(config_.model.instructions), tools_.array_bytes, estimate);
+  if (floor < t->auto_limit) return;
+  compaction_floor_warned_ = true;
+  sink->Warning(WarningCode::kContextWindowTooSmall,
+                "the auto-compaction limit is " + std::to_string(t->auto_limit) +
+                    " tokens (model.context_window " + std::to_string(t->window) +
+                    "), but the instructions, tools and initial context that no compaction "
+                    "removes already take about " +
+                    std::to_string(floor) +
+                    " tokens: compaction cannot bring the prompt under the limit. Raise "
+                    "model.context_window or model.auto_compact_token_limit, or shorten the "
+                    "instructions, tools or AGENTS.md.");
+}
+
 void Session::BeginCompaction(std::string trigger, std::optional<JsonValue> pending_user_message,
                               EffectSink* sink) {
   CompactionRun run;
-  run.strategy = config_.compaction.strategy;
   run.inject = trigger == kMidTurn;
   run.model = trigger == kModelSwitch && previous_turn_model_config_ ? *previous_turn_model_config_
                                                                      : config_.model;
+  run.strategy = CompactionRequestStrategy(run.model);
   run.tokens_before = EstimateNextPrompt();
   run.pending_user_message = std::move(pending_user_message);
   if (run.strategy == CompactionStrategy::kLocal) {
@@ -162,9 +201,14 @@ void Session::BeginCompaction(std::string trigger, std::optional<JsonValue> pend
 }
 
 void Session::IssueCompactionRequest(EffectSink* sink) {
+  if (compaction_->strategy == CompactionStrategy::kInband) {
+    IssueInbandCompaction(sink);  // session_provider_compaction.cc
+    return;
+  }
   CompactionRun& run = *compaction_;
   const bool local = run.strategy == CompactionStrategy::kLocal;
-  std::vector<PromptItem> prompt = ForPrompt(history_, run.model.supports_images, &prompt_cache_);
+  std::vector<PromptItem> prompt =
+      ForPrompt(history_, run.model.supports_images, &prompt_cache_, ToolChangeFormNow());
   std::string instructions_bytes = InstructionsBytes(run.model.instructions);
 
   std::vector<std::string> owned;  // remote: replaced tool outputs
@@ -226,7 +270,8 @@ void Session::IssueCompactionRequest(EffectSink* sink) {
 bool Session::RetryTrimmedCompaction(EffectSink* sink) {
   if (!compaction_ || compaction_->strategy != CompactionStrategy::kLocal) return false;
   CompactionRun& run = *compaction_;
-  std::vector<PromptItem> prompt = ForPrompt(history_, run.model.supports_images, &prompt_cache_);
+  std::vector<PromptItem> prompt =
+      ForPrompt(history_, run.model.supports_images, &prompt_cache_, ToolChangeFormNow());
   if (run.dropped.size() != prompt.size()) run.dropped.assign(prompt.size(), false);
   std::vector<std::string> synthetic_types;  // storage for the synthetic outputs' types
   synthetic_types.reserve(prompt.size());
@@ -286,9 +331,22 @@ void Session::CompleteRemoteCompaction(std::string_view body, EffectSink* sink) 
 
 void Session::FinishCompaction(std::vector<JsonValue> new_items, std::string_view message,
                                EffectSink* sink) {
+  CompactionRun run = ApplyCompaction(std::move(new_items), message, sink);
+  if (run.trigger == kManual) {
+    EndTurn("completed", sink);
+  } else if (run.pending_user_message) {
+    StartStep(/*turn_start=*/true, &*run.pending_user_message, sink);
+  } else {
+    StartStep(/*turn_start=*/false, nullptr, sink);
+  }
+}
+
+Session::CompactionRun Session::ApplyCompaction(std::vector<JsonValue> new_items,
+                                                std::string_view message, EffectSink* sink) {
   CompactionRun run = std::move(*compaction_);
   compaction_.reset();
   advertised_tools_ = tools_;  // a compaction releases the `defer` tool freeze
+  model_tools_ = tools_;       // and re-bases `native`: the next request carries the full list
 
   std::vector<std::string> origins(new_items.size(), "compaction");
   std::optional<JsonValue> baseline;
@@ -299,7 +357,11 @@ void Session::FinishCompaction(std::vector<JsonValue> new_items, std::string_vie
     JsonValue snapshot = world_.BuildSnapshot(inputs);
     RenderResult rendered = world_.RenderFull(inputs);
     for (const auto& w : rendered.warnings) sink->Warning(w.code, w.message);
-    std::size_t at = ReinjectionIndex(new_items);
+    // The provider's own compaction item stands for everything before it (Anthropic drops what
+    // precedes it): the context goes after it.
+    const bool provider_item =
+        run.strategy == CompactionStrategy::kInband || run.strategy == CompactionStrategy::kServer;
+    std::size_t at = provider_item ? new_items.size() : ReinjectionIndex(new_items);
     std::vector<JsonValue> items;
     std::vector<std::string> item_origins;
     for (std::size_t i = 0; i <= new_items.size(); ++i) {
@@ -359,14 +421,7 @@ void Session::FinishCompaction(std::vector<JsonValue> new_items, std::string_vie
     sink->Warning(WarningCode::kCompactionStalled,
                   CompactionStalledMessage(freed_bp, run.tokens_before, after));
   }
-
-  if (run.trigger == kManual) {
-    EndTurn("completed", sink);
-  } else if (run.pending_user_message) {
-    StartStep(/*turn_start=*/true, &*run.pending_user_message, sink);
-  } else {
-    StartStep(/*turn_start=*/false, nullptr, sink);
-  }
+  return run;
 }
 
 }  // namespace agentctx

@@ -36,8 +36,8 @@ std::string GoalText(std::string_view text) {
 }  // namespace
 
 WorldInputs Session::WorldInputsNow() const {
-  WorldInputs inputs =
-      WorldInputsFrom(config_, agents_.loaded(), previous_turn_model_, advertised_tools_, tools_);
+  WorldInputs inputs = WorldInputsFrom(config_, agents_.loaded(), previous_turn_model_,
+                                       advertised_tools_, tools_, EffectiveToolPolicy());
   if (config_.task_frontier.enabled) {
     TaskFrontier f = frontier_;
     if (config_.task_frontier.goal) f.goal = GoalText(*config_.task_frontier.goal);

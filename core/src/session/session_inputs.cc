@@ -77,7 +77,8 @@ AgentsMdInputs AgentsInputsFrom(const SessionConfig& config, const FileSystemLoo
 
 WorldInputs WorldInputsFrom(const SessionConfig& config, const AgentsMdResult& agents,
                             const std::optional<std::string>& previous_turn_model,
-                            const ToolList& advertised, const ToolList& current) {
+                            const ToolList& advertised, const ToolList& current,
+                            ToolPolicy tool_policy) {
   WorldInputs w;
   w.model.slug = config.model.slug;
   w.model.instructions = config.model.instructions;
@@ -96,7 +97,7 @@ WorldInputs WorldInputsFrom(const SessionConfig& config, const AgentsMdResult& a
   w.environment_context.include_date = config.environment_context.include_date;
   w.environment_context.current_date = config.environment_context.current_date;
   w.environment_context.timezone = config.environment_context.timezone;
-  w.tools.policy = config.tool_policy;
+  w.tools.policy = tool_policy;  // the policy in effect (native acts as defer without a channel)
   w.tools.advertised = Sha1Hex(advertised.array_bytes);
   if (w.tools.policy == ToolPolicy::kDefer) {
     for (const auto& t : current.tools) {

@@ -45,6 +45,7 @@ AgentsMdInputs AgentsInputsFrom(const SessionConfig& config, const FileSystemLoo
 /// The world-state inputs of the current step.
 WorldInputs WorldInputsFrom(const SessionConfig& config, const AgentsMdResult& agents,
                             const std::optional<std::string>& previous_turn_model,
-                            const ToolList& advertised, const ToolList& current);
+                            const ToolList& advertised, const ToolList& current,
+                            ToolPolicy tool_policy);
 
 }  // namespace agentctx

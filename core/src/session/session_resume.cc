@@ -41,6 +41,7 @@ Result<std::unique_ptr<Session>> Session::Resume(SessionConfig parsed,
   s->baseline_ = std::move(state.baseline);
   s->RestoreFrontier(state.latest_snapshot);    // kept across compactions
   s->last_request_ms_ = state.last_request_ms;  // for warmth-aware compaction
+  s->last_response_id_ = state.last_response_id;
   for (const std::string& name : state.refused_features) {
     if (auto f = FromWire<ProviderFeature>(name)) s->refused_features_[*f] = true;
   }
@@ -65,6 +66,8 @@ Result<std::unique_ptr<Session>> Session::Resume(SessionConfig parsed,
   s->compaction_counter_ = state.compaction_counter;
   s->turn_counter_ = static_cast<std::int64_t>(state.turn_counter);
   for (const auto& w : state.warnings) sink->Warning(w.code, w.message);
+  // Before the first request of the resumed session: a cold cache and its cost.
+  if (auto cold = s->ColdCacheNow()) s->WarnColdCache(*cold, "resume", sink);
   for (const auto& w : s->tools_.warnings) sink->Warning(w.code, w.message);
   for (const auto& c : state.unrebuilt_compactions) {
     sink->Warning(WarningCode::kUnsupportedItem,

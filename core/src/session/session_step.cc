@@ -30,6 +30,7 @@ void Session::RebuildTools() {
   // compaction or resume (the first build always advertises).
   if (config_.tool_policy == ToolPolicy::kApply || advertised_tools_.array_bytes.empty()) {
     advertised_tools_ = tools_;
+    model_tools_ = tools_;  // `native` diffs against what the model knows
   }
 }
 
@@ -57,7 +58,10 @@ void Session::StartStep(bool turn_start, const JsonValue* user_message, EffectSi
     EndTurn("failed", sink);
     return;
   }
-  RecordContext(turn_start, sink);
+  if (turn_start && compaction_floor_due_) CheckCompactionFloor(sink);
+  std::vector<SectionFragment> notices;
+  RecordContext(turn_start, SystemNoticesAllowed(turn_start, user_message) ? &notices : nullptr,
+                sink);
   if (turn_start && user_message != nullptr) {
     PersistTurnContext(sink);
     std::string text;
@@ -68,11 +72,31 @@ void Session::StartStep(bool turn_start, const JsonValue* user_message, EffectSi
     Record(*user_message, "user", sink);
     sink->Persist(UserMessageLine(now_ms_, text));
   }
-  NoteRequestIssued();  // for warmth-aware compaction (session_warmth.cc)
+  RecordSystemNotices(notices, sink);
+  RecordToolChanges(sink);                       // tool_policy native (session_tool_changes.cc)
+  if (turn_start && PrewarmFirst(sink)) return;  // a cold cache (session_warmth.cc)
+  NoteRequestIssued();                           // for warmth-aware compaction (session_warmth.cc)
   IssueRequest(sink);
 }
 
-void Session::RecordContext(bool turn_start, EffectSink* sink) {
+bool Session::SystemNoticesAllowed(bool turn_start, const JsonValue* user_message) const {
+  if (!FeaturesFor(config_.model)(ProviderFeature::kSystemMessages)) return false;
+  // Only where a system message may follow: the turn's user message or the step's tool results.
+  if (turn_start) return user_message != nullptr;
+  if (history_.empty()) return false;
+  std::string_view last = ItemType(history_.back().json);
+  return last.size() > 7 && last.substr(last.size() - 7) == "_output";
+}
+
+void Session::RecordSystemNotices(const std::vector<SectionFragment>& notices, EffectSink* sink) {
+  if (notices.empty()) return;
+  std::vector<std::string> parts;
+  for (const SectionFragment& notice : notices) parts.push_back(notice.fragment.text);
+  Record(InputMessage("system", parts), notices.front().section_id, sink);
+}
+
+void Session::RecordContext(bool turn_start, std::vector<SectionFragment>* system_notices,
+                            EffectSink* sink) {
   WorldInputs inputs = WorldInputsNow();
   JsonValue snapshot = world_.BuildSnapshot(inputs);
   RenderResult rendered;
@@ -86,10 +110,12 @@ void Session::RecordContext(bool turn_start, EffectSink* sink) {
       view.input_texts = MessageTexts(item.json, "input_text");
       views.push_back(std::move(view));
     }
-    rendered = world_.RenderTurnStart(baseline, views, inputs);
+    rendered = world_.RenderTurnStart(baseline, views, inputs, system_notices != nullptr);
   } else {
-    rendered = baseline ? world_.RenderStep(*baseline, inputs) : world_.RenderFull(inputs);
+    rendered = baseline ? world_.RenderStep(*baseline, inputs, system_notices != nullptr)
+                        : world_.RenderFull(inputs);
   }
+  if (system_notices != nullptr) *system_notices = std::move(rendered.notices);
   for (const auto& w : rendered.warnings) sink->Warning(w.code, w.message);
   if (config_.layout == PromptLayout::kPerRole) {
     // Codex 0.169 grouping (docs/providers.md): one message per role for the pass, one part per
@@ -155,6 +181,12 @@ BodyParams Session::BodyParamsFor(const ModelConfig& model,
   params.max_output_tokens = config_.max_output_tokens;
   params.chat_developer_role = config_.chat.developer_role;
   params.features = FeaturesFor(model);
+  params.tool_changes = history_has_tool_changes_;
+  if (!compaction) params.compact_threshold = ServerCompactThreshold(model);
+  params.cache_mode = config_.openai.cache_mode;
+  params.cache_ttl = config_.openai.cache_ttl;
+  params.cache_comparison_id = last_response_id_;
+  params.context_edit = config_.anthropic.context_edit;
   return params;
 }
 
@@ -172,7 +204,7 @@ std::vector<ItemSegment> Session::ItemSegmentsOf(const std::vector<PromptItem>& 
 
 JsonValue Session::BreakpointsInspect() const {
   std::vector<PromptItem> prompt =
-      ForPrompt(history_, config_.model.supports_images, &prompt_cache_);
+      ForPrompt(history_, config_.model.supports_images, &prompt_cache_, ToolChangeFormNow());
   JsonValue preview = PreviewCacheMarks(BodyParamsFor(config_.model, nullptr, false),
                                         ItemSegmentsOf(prompt), config_.DialectSettings());
   JsonValue out = JsonValue::Object();
@@ -189,7 +221,9 @@ std::string Session::BuildBody(const std::vector<PromptItem>& prompt, bool compa
 }
 
 Result<std::string> Session::PromptPreview() const {
-  return BuildBody(ForPrompt(history_, config_.model.supports_images, &prompt_cache_), false);
+  return BuildBody(
+      ForPrompt(history_, config_.model.supports_images, &prompt_cache_, ToolChangeFormNow()),
+      false);
 }
 
 std::string Session::NextRequestId() {
@@ -199,15 +233,17 @@ std::string Session::NextRequestId() {
 
 void Session::HistoryReplaced() {
   ++history_epoch_;
+  history_has_tool_changes_ = false;
   for (RecordedItem& item : history_) {
+    if (ItemType(item.json) == "tool_changes") history_has_tool_changes_ = true;
     if (item.serial == 0) item.serial = ++last_serial_;
   }
 }
 
 void Session::IssueRequest(EffectSink* sink) {
   std::string id = NextRequestId();
-  const std::vector<PromptItem>& prompt =
-      prompt_view_.Update(history_, history_epoch_, config_.model.supports_images, &prompt_cache_);
+  const std::vector<PromptItem>& prompt = prompt_view_.Update(
+      history_, history_epoch_, config_.model.supports_images, &prompt_cache_, ToolChangeFormNow());
   RenderedRequest request = dialect_->RenderTurn(
       BodyParamsFor(config_.model, nullptr, false), prompt, prompt_view_.stable_prefix(),
       ItemSegmentsOf(prompt), config_.DialectSettings(), now_ms_);
@@ -227,6 +263,11 @@ void Session::RefuseFeature(ProviderFeature feature, std::string_view server_mes
                         std::string(server_message) +
                         "); it is off for the rest of the session and the request is sent again "
                         "without it";
+  if (feature == ProviderFeature::kToolChanges && config_.tool_policy == ToolPolicy::kNative) {
+    message +=
+        "; tool_policy native acts as defer from now on (tool changes wait for the next "
+        "compaction)";
+  }
   sink->Warning(WarningCode::kProviderFeatureRefused, message);
   sink->Persist(ProviderFeatureRefusedLine(now_ms_, name, server_message));
   const bool compaction = request_->purpose == "compact";
@@ -252,6 +293,7 @@ void Session::SendRequest(std::string id, std::string_view purpose, const Render
   } else {
     report = explainer_.ExplainJson(id, request.segments);
   }
+  AnnotateToolChange(&report);  // a native tool change in this request: named, 0 tokens lost
   sink->Persist(CacheReportLine(now_ms_, report));
   JsonValue event = MakeEvent("cache_report");
   for (auto& m : report.members()) event.Set(m.key, m.value);
@@ -270,9 +312,19 @@ void Session::SendRequest(std::string id, std::string_view purpose, const Render
   request_->dialect = dialect_;
   request_->stream = dialect_->NewStream();
   request_->features = FeaturesFor(config_.model);
+  // Only a prewarm's body uses the prewarm parameters (a refusal names them only there).
+  if (purpose != "prewarm") request_->features.on[ProviderFeature::kPrewarm] = false;
+  if (request_->features(ProviderFeature::kCacheDiagnostics)) {
+    request_->comparison_id = last_response_id_;
+    if (const JsonValue* b = report.Find("break"); b != nullptr && b->is_object()) {
+      request_->engine_break_reason = std::string(b->GetString("reason").value_or(""));
+    }
+  }
   state_ = TurnState::kAwaitingModel;
+  request_->headers = request.headers;
   sink->SetModelRequest(ModelRequestEffect{std::move(id), std::string(purpose),
-                                           std::string(request.endpoint), 1, request_->body});
+                                           std::string(request.endpoint), 1, request_->body,
+                                           request_->headers});
 }
 
 }  // namespace agentctx

@@ -41,6 +41,13 @@ std::string RefusalText(std::string_view body) {
   return std::string(body.substr(0, 200));
 }
 
+bool HasCompactionItem(const std::vector<JsonValue>& items) {
+  for (const JsonValue& item : items) {
+    if (ItemType(item) == "compaction") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, EffectSink* sink) {
@@ -202,6 +209,8 @@ void Session::HandleModelEvent(const JsonValue& event, EffectSink* sink) {
       if (canonical) request_->output_items.push_back(std::move(*canonical));
     }
   } else if (type == "response.completed") {
+    NoteContextEdits(event, sink);
+    NoteCacheDiagnosis(event, sink);
     CompleteResponse(event, sink);
   } else if (type == "response.failed") {
     ModelFailure f = MapResponseFailed(event);
@@ -215,13 +224,29 @@ void Session::HandleModelEvent(const JsonValue& event, EffectSink* sink) {
 
 void Session::CompleteResponse(const JsonValue& event, EffectSink* sink) {
   if (request_->purpose == "compact") {
-    CompleteLocalCompaction(event, sink);
+    if (compaction_ && compaction_->strategy == CompactionStrategy::kInband) {
+      CompleteInbandCompaction(event, sink);
+    } else {
+      CompleteLocalCompaction(event, sink);
+    }
+    return;
+  }
+  if (request_->purpose == "prewarm") {
+    CompletePrewarm(event, sink);
     return;
   }
   request_->terminal = true;
   last_completed_request_ = request_->id;
   std::vector<JsonValue> items = std::move(request_->output_items);
   std::string request_id = request_->id;
+  // The provider compacted this request (strategy server): its usage measured the history
+  // before (reported first, so a resume forgets it with that history); history is now the
+  // compaction item and the reinjected context, then what the model answered after it.
+  const bool server_compacted = HasCompactionItem(items);
+  if (server_compacted) {
+    ReportUsage(event, request_id, sink);
+    ApplyServerCompaction(&items, sink);
+  }
   for (auto& item : items) {
     bool is_message = ItemType(item) == "message";
     std::string text;
@@ -234,11 +259,51 @@ void Session::CompleteResponse(const JsonValue& event, EffectSink* sink) {
       last_agent_message_ = text;
     }
   }
-  if (auto tokens = ReportUsage(event, request_id, sink)) {
+  if (auto tokens = server_compacted ? std::nullopt : ReportUsage(event, request_id, sink)) {
     usage_tokens_ = *tokens;
     usage_history_size_ = history_.size();
   }
+  if (server_compacted && items.empty()) {
+    // Paused after compacting (Anthropic pause_after_compaction): the model has not answered
+    // yet; it does at the next step, with the reinjected context.
+    if (steps_in_turn_ >= config_.max_steps_per_turn) {
+      sink->Warning(WarningCode::kStepLimit, "the turn reached max_steps_per_turn (" +
+                                                 std::to_string(config_.max_steps_per_turn) +
+                                                 ") and was ended");
+      EndTurn("completed", sink);
+      return;
+    }
+    StartStep(/*turn_start=*/false, nullptr, sink);
+    return;
+  }
   DispatchToolCalls(sink);
+}
+
+void Session::NoteCacheDiagnosis(const JsonValue& event, EffectSink* sink) {
+  const JsonValue* response = event.Find("response");
+  if (response == nullptr || !response->is_object()) return;
+  if (auto id = response->GetString("id"); id && !id->empty()) {
+    last_response_id_ = std::string(*id);
+  }
+  if (!request_->features(ProviderFeature::kCacheDiagnostics)) return;
+  if (request_->comparison_id.empty()) {
+    // Nothing compared yet; the line keeps the id for the next request, across a resume.
+    JsonValue line = JsonValue::Object();
+    line.Set("request_id", JsonValue::String(request_->id));
+    line.Set("response_id", JsonValue::String(last_response_id_));
+    sink->Persist(CacheDiagnosisLine(now_ms_, line));
+    return;
+  }
+  ProviderVerdict verdict =
+      ReadProviderVerdict(*response, request_->dialect->diagnosis_vocabulary());
+  JsonValue payload = CacheDiagnosisJson(request_->id, verdict, request_->engine_break_reason);
+  diagnosis_totals_.Add(payload.GetString("verdict").value_or(""));
+  JsonValue line = payload;
+  line.Set("response_id", JsonValue::String(last_response_id_));
+  sink->Persist(CacheDiagnosisLine(now_ms_, line));
+  JsonValue e = MakeEvent("cache_diagnosis");
+  for (auto& m : payload.members()) e.Set(m.key, m.value);
+  sink->Event(std::move(e));
 }
 
 std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
@@ -254,9 +319,13 @@ std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
   u.total_tokens = usage->Find("total_tokens") != nullptr ? UsageField(usage, "total_tokens")
                                                           : u.input_tokens + u.output_tokens;
   // The tokens written to the cache, only when the provider reports them (it bills writes);
-  // the rollout keeps them for the replay's costs.
+  // the rollout keeps them for the replay's costs. OpenAI (GPT-5.6+) names them
+  // `cache_write_tokens`, Anthropic's stream adapter `cache_creation_tokens`.
   if (const JsonValue* details = usage->Find("input_tokens_details");
-      details != nullptr && details->Find("cache_creation_tokens") != nullptr) {
+      details != nullptr && details->Find("cache_write_tokens") != nullptr) {
+    u.cache_creation_input_tokens =
+        UsageField(usage, "", "input_tokens_details", "cache_write_tokens");
+  } else if (details != nullptr && details->Find("cache_creation_tokens") != nullptr) {
     u.cache_creation_input_tokens =
         UsageField(usage, "", "input_tokens_details", "cache_creation_tokens");
     // Of them, the 1 h writes (priced 2x), when the provider split its writes by TTL.

@@ -33,6 +33,7 @@ void Session::DispatchToolCalls(EffectSink* sink) {
     call.call_id = std::string(ItemCallId(item));
     call.call_type = std::string(type);
     std::string name(item.GetString("name").value_or(""));
+    call.name = name;
     if (type == "custom_tool_call") {
       call.output = JsonValue::String(UnsupportedCallOutput(name));
     } else if (config_.task_frontier.enabled && name == kUpdatePlanToolName) {
@@ -52,7 +53,8 @@ void Session::DispatchToolCalls(EffectSink* sink) {
       }
       effect.arguments = std::string(item.GetString("arguments").value_or(""));
       sink->AddToolCall(std::move(effect));
-    } else if (advertised_tools_.FindAdvertised(name) != nullptr) {
+    } else if (advertised_tools_.FindAdvertised(name) != nullptr ||
+               model_tools_.FindAdvertised(name) != nullptr) {
       call.output = JsonValue::String("tool `" + name + "` is no longer available");
     } else {
       call.output = JsonValue::String(UnsupportedCallOutput(name));

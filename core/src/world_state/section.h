@@ -46,6 +46,12 @@ struct PreviousState {
 struct Fragment {
   Role role = Role::kUser;
   std::string text;
+  /// The harness's own notice `text` carries (AGENTS.md replaced or removed, permissions or
+  /// environment changed; "" = none): what goes out as a system message when system notices
+  /// are on (world_state.h), never file contents. `text_without_notice` is the fragment then
+  /// ("" = nothing is left of it).
+  std::string notice;
+  std::string text_without_notice;
 };
 
 class WorldStateSection {

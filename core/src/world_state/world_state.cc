@@ -114,24 +114,25 @@ JsonValue WorldStateRegistry::NextBaseline(const JsonValue* baseline,
 }
 
 RenderResult WorldStateRegistry::RenderFull(const WorldInputs& inputs) const {
-  return Render(nullptr, nullptr, inputs);
+  return Render(nullptr, nullptr, inputs, false);
 }
 
 RenderResult WorldStateRegistry::RenderTurnStart(const JsonValue* baseline,
                                                  const std::vector<HistoryMessageView>& history,
-                                                 const WorldInputs& inputs) const {
-  if (baseline == nullptr) return Render(nullptr, nullptr, inputs);
-  return Render(baseline, &history, inputs);
+                                                 const WorldInputs& inputs,
+                                                 bool system_notices) const {
+  if (baseline == nullptr) return Render(nullptr, nullptr, inputs, false);
+  return Render(baseline, &history, inputs, system_notices);
 }
 
-RenderResult WorldStateRegistry::RenderStep(const JsonValue& baseline,
-                                            const WorldInputs& inputs) const {
-  return Render(&baseline, nullptr, inputs);
+RenderResult WorldStateRegistry::RenderStep(const JsonValue& baseline, const WorldInputs& inputs,
+                                            bool system_notices) const {
+  return Render(&baseline, nullptr, inputs, system_notices);
 }
 
 RenderResult WorldStateRegistry::Render(const JsonValue* baseline,
                                         const std::vector<HistoryMessageView>* history,
-                                        const WorldInputs& inputs) const {
+                                        const WorldInputs& inputs, bool system_notices) const {
   RenderResult result;
   std::vector<SectionFragment> fragments;
   for (const auto& section : sections_) {
@@ -150,7 +151,15 @@ RenderResult WorldStateRegistry::Render(const JsonValue* baseline,
       prev = PreviousState::Unknown();
     }
     std::optional<Fragment> fragment = section->RenderDiff(prev, inputs);
-    if (fragment) fragments.push_back(SectionFragment{std::string(section->id()), *fragment});
+    if (!fragment) continue;
+    if (system_notices && baseline != nullptr && !fragment->notice.empty()) {
+      result.notices.push_back(
+          SectionFragment{std::string(section->id()),
+                          Fragment{fragment->role, std::move(fragment->notice), {}, {}}});
+      if (fragment->text_without_notice.empty()) continue;
+      fragment->text = std::move(fragment->text_without_notice);
+    }
+    fragments.push_back(SectionFragment{std::string(section->id()), std::move(*fragment)});
   }
   result.messages = BundleFragments(std::move(fragments));
   return result;

@@ -17,7 +17,10 @@
 //     role has an `input_text` part matching its markers; else Absent. No baseline ⇒ every
 //     section Absent (full render);
 //  2. RenderDiff(prev, inputs) → 0 or 1 fragment;
-//  3. bundle: one message per fragment, one `input_text` part per fragment; only
+//  3. with system notices on (a diff against a baseline only: the first render is context,
+//     not a change), a fragment's `notice` (section.h) moves to `notices` and the fragment
+//     keeps only its `text_without_notice` (dropped when empty);
+//  4. bundle: one message per fragment, one `input_text` part per fragment; only
 //     the `agents_md` and `skills` fragments of the same pass share a user message (AGENTS.md
 //     first). A message's origin is its first fragment's section id.
 #pragma once
@@ -60,6 +63,7 @@ struct HistoryMessageView {
 
 struct RenderResult {
   std::vector<ContextMessage> messages;
+  std::vector<SectionFragment> notices;  // step 3: the session sends them as system messages
   std::vector<Warning> warnings;
 };
 
@@ -96,16 +100,17 @@ class WorldStateRegistry {
 
   /// Full render: every section Absent (no baseline).
   RenderResult RenderFull(const WorldInputs& inputs) const;
-  /// Turn-start diff; `baseline` nullptr = none (full render).
+  /// Turn-start diff; `baseline` nullptr = none (full render). `system_notices`: step 3.
   RenderResult RenderTurnStart(const JsonValue* baseline,
                                const std::vector<HistoryMessageView>& history,
-                               const WorldInputs& inputs) const;
+                               const WorldInputs& inputs, bool system_notices = false) const;
   /// Step diff (steps after the turn's first): Known if the baseline has the id, else Absent.
-  RenderResult RenderStep(const JsonValue& baseline, const WorldInputs& inputs) const;
+  RenderResult RenderStep(const JsonValue& baseline, const WorldInputs& inputs,
+                          bool system_notices = false) const;
 
  private:
   RenderResult Render(const JsonValue* baseline, const std::vector<HistoryMessageView>* history,
-                      const WorldInputs& inputs) const;
+                      const WorldInputs& inputs, bool system_notices) const;
 
   std::vector<std::shared_ptr<const WorldStateSection>> sections_;
 };

@@ -153,9 +153,10 @@ TEST_P(LongSession, CompactsSeveralTimesKeepsGoingAndResumesIdentically) {
   }
 }
 
-// 100 local turns = 200+ steps; a shorter remote run.
+// 100 local turns = 200+ steps; shorter remote and in-band runs.
 INSTANTIATE_TEST_SUITE_P(Strategies, LongSession,
-                         ::testing::Values(LongCase{"local", 100}, LongCase{"remote", 40}),
+                         ::testing::Values(LongCase{"local", 100}, LongCase{"remote", 40},
+                                           LongCase{"inband", 40}),
                          [](const ::testing::TestParamInfo<LongCase>& info) {
                            return std::string(info.param.strategy);
                          });

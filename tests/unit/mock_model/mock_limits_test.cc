@@ -73,7 +73,7 @@ TEST(Regression, MockPairsAnOutputWithTheLastCallOfItsIdBeforeIt) {
   body = Body({Call("read_file", R"({"path":"/a"})", "c9"), UserMsg("go"), Output("c9", "L1: x")});
   sse = mock.Handle("responses", body, 0);
   ASSERT_TRUE(sse.has_value());
-  EXPECT_EQ(ReplyText(*sse), "Read /a: 1 lines.");
+  EXPECT_EQ(ReplyText(*sse), "Read /a: 1 line.");
 }
 
 std::string ManyMessages(std::size_t n, std::string_view endpoint) {

@@ -192,6 +192,22 @@ TEST(MockModel, ToolOutputLinesForEveryKind) {
             "Read e.txt: 0 lines.");
 }
 
+TEST(MockModel, OneLineAndOneEntryAreSingular) {
+  MockModel mock;
+  std::string body = Body({
+      UserMsg("go"),
+      Call("read_file", R"({"path":"a.txt"})", "c1"),
+      Call("list_dir", R"({"path":"src"})", "c2"),
+      Call("read_file", R"({"path":"b.txt"})", "c3"),
+      Output("c1", "L1: only"),
+      Output("c2", "Absolute path: /repo/src\nmain.rs"),
+      Output("c3", "L1: one\nL2: two"),
+  });
+  auto sse = mock.Handle("responses", body, 0);
+  ASSERT_TRUE(sse.has_value());
+  EXPECT_EQ(ReplyText(*sse), "Read a.txt: 1 line.\nListed src: 1 entry.\nRead b.txt: 2 lines.");
+}
+
 TEST(MockModel, PartOutputsAndCustomCalls) {
   MockModel mock;
   std::string body = Body({

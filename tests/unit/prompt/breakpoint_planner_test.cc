@@ -49,6 +49,8 @@ TEST(BreakpointPlanner, SkipsBoundariesUnderTheMinimum) {
   EXPECT_EQ(PlanBreakpoints(in).placed(), 0u);
   EXPECT_EQ(DefaultMinCacheableTokens("claude-3-5-haiku-latest"), 2048u);
   EXPECT_EQ(DefaultMinCacheableTokens("claude-sonnet-4-5"), 1024u);
+  EXPECT_EQ(DefaultMinCacheableTokens("claude-opus-4-5"), 4096u);
+  EXPECT_EQ(DefaultMinCacheableTokens("claude-haiku-4-5"), 4096u);
 }
 
 TEST(BreakpointPlanner, ReportsMissingBoundariesAndTheNewestCoveringTheContext) {

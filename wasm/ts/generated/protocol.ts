@@ -36,7 +36,8 @@ export type AgentsMdRefresh =
 /** When a change to the tool list reaches the model. */
 export type ToolPolicy =
   | "apply"
-  | "defer";
+  | "defer"
+  | "native";
 
 /** The unit of `model.truncation.limit` for recorded tool outputs. */
 export type TruncationMode =
@@ -46,7 +47,9 @@ export type TruncationMode =
 /** How history is compacted. */
 export type CompactionStrategy =
   | "local"
-  | "remote";
+  | "remote"
+  | "inband"
+  | "server";
 
 /** `reasoning.effort`, sent as is; `none` is the same as null (nothing sent). */
 export type ReasoningEffort =
@@ -111,6 +114,21 @@ export type CacheTtl =
   | "5m"
   | "1h";
 
+/** `openai.cache_mode`: `prompt_cache_options.mode` of GPT-5.6+ requests with `cache_breakpoints` on. */
+export type OpenAiCacheMode =
+  | "implicit"
+  | "explicit";
+
+/** `prewarm`: whether a cold prompt cache is prewarmed before the first request of a turn (provider feature `prewarm`; docs/providers.md). */
+export type PrewarmMode =
+  | "off"
+  | "auto";
+
+/** `openai.cache_ttl`: `prompt_cache_options.ttl` of GPT-5.6+ requests with `cache_breakpoints` on. */
+export type OpenAiCacheTtl =
+  | "30m"
+  | "12h";
+
 /** `chat.developer_role`: the role the Chat Completions body gives developer context messages. */
 export type ChatDeveloperRole =
   | "developer"
@@ -123,7 +141,8 @@ export type CacheBreakReason =
   | "instructions_changed"
   | "tools_changed"
   | "history_rewritten_by_compaction"
-  | "item_edited";
+  | "item_edited"
+  | "context_edited";
 
 /** Every enum's values, in the order of the description. */
 export const ENUM_VALUES = {
@@ -132,9 +151,9 @@ export const ENUM_VALUES = {
   Trust: ["trusted", "untrusted"],
   EnvironmentStatus: ["available", "starting"],
   AgentsMdRefresh: ["selection", "probe"],
-  ToolPolicy: ["apply", "defer"],
+  ToolPolicy: ["apply", "defer", "native"],
   TruncationMode: ["bytes", "tokens"],
-  CompactionStrategy: ["local", "remote"],
+  CompactionStrategy: ["local", "remote", "inband", "server"],
   ReasoningEffort: ["none", "minimal", "low", "medium", "high", "xhigh"],
   ReasoningSummary: ["none", "auto", "concise", "detailed"],
   Verbosity: ["low", "medium", "high"],
@@ -144,8 +163,11 @@ export const ENUM_VALUES = {
   ProviderFeature: ["cache_breakpoints", "cache_diagnostics", "tool_changes", "system_messages", "inband_compaction", "prewarm", "prompt_cache_key"],
   PromptLayout: ["per_fragment", "per_role"],
   CacheTtl: ["5m", "1h"],
+  OpenAiCacheMode: ["implicit", "explicit"],
+  PrewarmMode: ["off", "auto"],
+  OpenAiCacheTtl: ["30m", "12h"],
   ChatDeveloperRole: ["developer", "system"],
-  CacheBreakReason: ["model_changed", "cache_key_changed", "instructions_changed", "tools_changed", "history_rewritten_by_compaction", "item_edited"],
+  CacheBreakReason: ["model_changed", "cache_key_changed", "instructions_changed", "tools_changed", "history_rewritten_by_compaction", "item_edited", "context_edited"],
 } as const;
 
 // Warning and error-effect codes
@@ -172,6 +194,8 @@ export type WarningCode =
   | "snapshot_restore_failed"
   | "compaction_trimmed"
   | "compaction_stalled"
+  | "context_window_too_small"
+  | "tool_policy_fallback"
   | "long_thread"
   | "usage_total_mismatch";
 
@@ -196,6 +220,8 @@ export const WARNING_CODES: readonly WarningCode[] = [
   "snapshot_restore_failed",
   "compaction_trimmed",
   "compaction_stalled",
+  "context_window_too_small",
+  "tool_policy_fallback",
   "long_thread",
   "usage_total_mismatch",
 ];
@@ -222,6 +248,8 @@ export const WARNING_CODE_DOCS: Readonly<Record<WarningCode, string>> = {
   snapshot_restore_failed: "a world-state snapshot in the rollout could not be restored",
   compaction_trimmed: "the compaction request was trimmed to fit the window",
   compaction_stalled: "compaction freed too little; auto-compaction paused",
+  context_window_too_small: "the auto-compaction limit is below what compaction cannot remove; once per session",
+  tool_policy_fallback: "`tool_policy: native` acts as `defer`: the provider or endpoint has no in-conversation tool changes",
   long_thread: "the thread was compacted many times; consider a new session",
   usage_total_mismatch: "replay: the per-request usage does not add up to the rollout's own total",
 };
@@ -308,12 +336,18 @@ export interface SessionConfig {
   base_url?: string | null;
   /** What the endpoint can do; null = automatic: on for the provider's official endpoint on models that have it, off for any other base URL (docs/providers.md). */
   provider_features?: ProviderFeaturesConfig;
+  /** Prewarm a cold prompt cache before the first request of a turn (docs/providers.md, "Cold resume"). ["off"] */
+  prewarm?: PrewarmMode;
+  /** Prices of the `cache_cold` estimate, USD per million tokens `{input, cached_input, cache_write, output}` as in `cache_summary {prices}`; null: the example prices (1.25 / 0.125 / rule / 10). [null] */
+  cache_prices?: Record<string, unknown> | null;
   /** How context fragments are grouped into messages. ["per_fragment"] */
   layout?: PromptLayout;
   /** Chat `max_completion_tokens`, Anthropic `max_tokens` (8192 there when null). [null] */
   max_output_tokens?: number | null;
   /** Anthropic cache planning (docs/providers.md). */
   anthropic?: AnthropicConfig;
+  /** OpenAI prompt caching of GPT-5.6 and later models with `provider_features.cache_breakpoints` (docs/providers.md). */
+  openai?: OpenAiConfig;
   /** Chat Completions rendering (docs/providers.md). */
   chat?: ChatConfig;
   /** Reserved for custom world-state sections; accepted and ignored. */
@@ -480,8 +514,32 @@ export interface ProviderFeaturesConfig {
 export interface AnthropicConfig {
   /** TTL of the stable breakpoints. ["5m"] */
   cache_ttl?: CacheTtl;
-  /** The model's cacheable minimum; default by model (Haiku 2048, else 1024). [null] */
+  /** The model's cacheable minimum; default by model (Opus 4.5 and Haiku 4.5 4096, older Haiku 2048, else 1024). [null] */
   min_cacheable_tokens?: number | null;
+  /** Opt-in context editing: the `clear_tool_uses_20250919` edit in `context_management.edits` (beta `context-management-2025-06-27`); null = off. Parameters left out are not sent (the provider's defaults: trigger 100 000 input tokens, keep 3 tool uses). docs/providers.md. [null] */
+  context_editing?: AnthropicContextEditingConfig | null;
+}
+
+/** Opt-in context editing: the `clear_tool_uses_20250919` edit in `context_management.edits` (beta `context-management-2025-06-27`); null = off. Parameters left out are not sent (the provider's defaults: trigger 100 000 input tokens, keep 3 tool uses). docs/providers.md. */
+export interface AnthropicContextEditingConfig {
+  /** `{"type": "input_tokens" | "tool_uses", "value": n ≥ 1}`: when the server clears. [null] */
+  trigger?: Record<string, unknown> | null;
+  /** `{"type": "tool_uses", "value": n ≥ 0}`: the newest tool uses kept. [null] */
+  keep?: Record<string, unknown> | null;
+  /** `{"type": "input_tokens", "value": n ≥ 0}`: clear only when at least this much goes (the cache is lost from the first cleared result on). [null] */
+  clear_at_least?: Record<string, unknown> | null;
+  /** Tools whose uses are never cleared. [null] */
+  exclude_tools?: string[] | null;
+  /** `true` to clear the calls' inputs too, or the names of the tools whose inputs are cleared. [null] */
+  clear_tool_inputs?: unknown | null;
+}
+
+/** OpenAI prompt caching of GPT-5.6 and later models with `provider_features.cache_breakpoints` (docs/providers.md). */
+export interface OpenAiConfig {
+  /** Sent as `prompt_cache_options.mode`. ["implicit"] */
+  cache_mode?: OpenAiCacheMode;
+  /** Sent as `prompt_cache_options.ttl`. ["30m"] */
+  cache_ttl?: OpenAiCacheTtl;
 }
 
 /** Chat Completions rendering (docs/providers.md). */
@@ -594,6 +652,9 @@ export type EventType =
   | "reasoning_delta"
   | "token_usage"
   | "cache_report"
+  | "cache_diagnosis"
+  | "cache_cold"
+  | "context_edit"
   | "compaction"
   | "instructions_loaded"
   | "warning";
@@ -605,6 +666,9 @@ export const EVENT_TYPES: readonly EventType[] = [
   "reasoning_delta",
   "token_usage",
   "cache_report",
+  "cache_diagnosis",
+  "cache_cold",
+  "context_edit",
   "compaction",
   "instructions_loaded",
   "warning",

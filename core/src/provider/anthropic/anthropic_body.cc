@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "protocol/json_value.h"
+#include "provider/anthropic/context_editing.h"
 
 namespace agentctx {
 namespace {
@@ -19,6 +20,39 @@ void AppendMarked(std::string* out, std::string_view bytes, std::size_t tail, Ca
 }
 
 }  // namespace
+
+void AppendProviderCompaction(std::string* out, const BodyParams& p) {
+  if (p.compaction_trigger) {  // on-demand: this request only compacts
+    out->append(",\"compaction\":{\"type\":\"summarize\"}");
+    return;  // the API refuses `compaction` together with `context_management`
+  }
+  if (!p.compact_threshold && p.context_edit.empty()) return;
+  // Edits apply in order: clearing old tool results first, then compacting what is left.
+  out->append(",\"context_management\":{\"edits\":[");
+  out->append(p.context_edit);
+  if (p.compact_threshold) {
+    if (!p.context_edit.empty()) out->push_back(',');
+    out->append("{\"type\":\"compact_20260112\",\"trigger\":{\"type\":\"input_tokens\",\"value\":");
+    out->append(std::to_string(*p.compact_threshold));
+    out->append("},\"pause_after_compaction\":true}");
+  }
+  out->append("]}");
+}
+
+std::vector<std::string_view> AnthropicBetas(const BodyParams& p) {
+  std::vector<std::string_view> betas;
+  if (p.compaction_trigger) {
+    betas.push_back("compact-2026-09-04");
+  } else if (p.compact_threshold) {
+    betas.push_back("compact-2026-01-12");
+  }
+  if (!p.compaction_trigger && !p.context_edit.empty()) betas.push_back(kContextManagementBeta);
+  if (p.tool_changes && p.features(ProviderFeature::kToolChanges)) {
+    betas.push_back("mid-conversation-tool-changes-2026-07-01");  // tool_addition, tool_removal
+    betas.push_back("inline-tools-2026-09-15");                   // tool_definition
+  }
+  return betas;
+}
 
 bool IsContextOrigin(std::string_view origin) {
   return !origin.empty() && origin != "user" && origin != "model" && origin != "tool" &&
@@ -54,12 +88,25 @@ std::string_view AnthropicBodyBuilder::Build(const BodyParams& p,
   messages_.clear();
   origins_.clear();
   owned_.clear();
-  owned_.reserve(items.size());
+  owned_.reserve(2 * items.size());  // an item's own bytes, and at most one merge
   std::optional<std::size_t> context_end;
   bool leading_context = true;
+  constexpr std::string_view kSystemOpen = "{\"role\":\"system\",\"content\":[";
   for (const ItemSegment& item : items) {
     const AnthropicMessage& message = rendered_.Get(item);
     if (message.dropped) continue;
+    std::string_view bytes = message.bytes;
+    if (!messages_.empty() && bytes.substr(0, kSystemOpen.size()) == kSystemOpen &&
+        messages_.back().substr(0, kSystemOpen.size()) == kSystemOpen) {
+      // Consecutive system messages (notices, then tool changes) become one message: a system
+      // message follows a user turn, never another system message.
+      std::string merged(messages_.back().substr(0, messages_.back().size() - 2));
+      merged.push_back(',');
+      merged.append(bytes.substr(kSystemOpen.size()));
+      owned_.push_back(std::move(merged));
+      messages_.back() = owned_.back();
+      continue;
+    }
     if (leading_context && IsContextOrigin(item.origin)) {
       context_end = messages_.size();
     } else {
@@ -91,7 +138,9 @@ std::string_view AnthropicBodyBuilder::Build(const BodyParams& p,
   body_ += "{\"model\":";
   AppendJsonString(&body_, p.model);
   body_ += ",\"max_tokens\":";
-  body_ += std::to_string(p.max_output_tokens.value_or(kDefaultAnthropicMaxTokens));
+  const bool prewarm = p.prewarm && p.features(ProviderFeature::kPrewarm);  // writes, no output
+  body_ += prewarm ? std::string("0")
+                   : std::to_string(p.max_output_tokens.value_or(kDefaultAnthropicMaxTokens));
   if (!tools.empty()) {
     body_ += ",\"tools\":[";
     const PlannedBreakpoint* mark = plan_.Find(BreakpointAt::kTools);
@@ -130,6 +179,17 @@ std::string_view AnthropicBodyBuilder::Build(const BodyParams& p,
   }
   body_.push_back(']');
   if (p.compaction && !tools.empty()) body_ += ",\"tool_choice\":{\"type\":\"none\"}";
+  AppendProviderCompaction(&body_, p);
+  if (p.features(ProviderFeature::kCacheDiagnostics)) {
+    // null on the first request: opts in without a message to compare with.
+    body_ += ",\"diagnostics\":{\"previous_message_id\":";
+    if (p.cache_comparison_id.empty()) {
+      body_ += "null";
+    } else {
+      AppendJsonString(&body_, p.cache_comparison_id);
+    }
+    body_.push_back('}');
+  }
   body_ += ",\"stream\":true}";
 
   FillMessageSegments(system_, tools_array_, messages_, origins_, segments);

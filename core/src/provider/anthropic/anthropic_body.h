@@ -5,7 +5,8 @@
 //    "messages":[m1,…,mn],"tool_choice":{"type":"none"}? (compaction with tools),"stream":true}
 // Tools and system come first, in Anthropic's cache order (tools → system → messages), so the
 // body's bytes follow the prefix the cache sees. m_i = the items' renderings
-// (provider_items.h, one message per item; the API joins consecutive same-role turns).
+// (provider_items.h, one message per item; the API joins consecutive same-role turns; the
+// blocks of consecutive system messages are merged into the first one here).
 // The breakpoint plan (breakpoint_planner.h) adds `"cache_control":{…}` to the last tool, the
 // system block, the session context's last message and the newest message's last block; the
 // newest mark moves each request, so a body extends the previous one except for that one mark.
@@ -60,6 +61,18 @@ class AnthropicBodyBuilder {
   RenderCache<AnthropicMessage, RenderAnthropicMessage> rendered_;
   BreakpointPlan plan_;
 };
+
+/// The provider's own compaction (BodyParams::compaction_trigger / compact_threshold):
+/// `,"compaction":{"type":"summarize"}` (on demand) or `,"context_management":{"edits":[
+/// {"type":"compact_20260112","trigger":{"type":"input_tokens","value":N},
+/// "pause_after_compaction":true}]}` (the server compacts past N tokens and stops, so the engine
+/// reinjects the context that must survive); nothing when neither is set. A context edit
+/// (BodyParams::context_edit) goes first in the same `edits`, except on an on-demand
+/// compaction, which the API refuses together with `context_management`.
+void AppendProviderCompaction(std::string* out, const BodyParams& p);
+
+/// The `anthropic-beta` names the body's parameters need, in a fixed order.
+std::vector<std::string_view> AnthropicBetas(const BodyParams& p);
 
 /// True for the origins of world-state context items (a section id), false for user, model,
 /// tool and compaction items.

@@ -23,9 +23,17 @@ RenderedRequest AnthropicDialect::Render(AnthropicBodyBuilder* builder, const Bo
   RenderedRequest r;
   r.endpoint = endpoint();
   r.segments.model = p.model;  // no cache_key: a Messages body carries none to change
+  r.segments.settings = CacheSettingsOf(p, DiagnosisVocabulary::kAnthropic);
+  r.segments.settings_outrank_input = false;  // its diagnostics name messages first
   r.body = builder->Build(p, items, cache, &r.segments);
   r.rule = BreakpointRuleOf(builder->plan(), cache.min_cacheable_tokens, now_ms);
   r.marks = BreakpointPlanToJson(builder->plan());
+  std::string betas;
+  for (std::string_view beta : AnthropicBetas(p)) {
+    if (!betas.empty()) betas.push_back(',');
+    betas.append(beta);
+  }
+  if (!betas.empty()) r.headers.emplace_back("anthropic-beta", std::move(betas));
   return r;
 }
 
@@ -47,6 +55,49 @@ RenderedRequest AnthropicDialect::RenderOnce(const BodyParams& p,
 
 std::unique_ptr<StreamAdapter> AnthropicDialect::NewStream() const {
   return std::make_unique<AnthropicStreamAdapter>();
+}
+
+bool HasMidConversationSystemMessages(std::string_view model) {
+  // The models the API documents for mid-conversation system messages and tool changes (not
+  // Claude Sonnet 5, whose slug is a prefix of none of these).
+  constexpr std::string_view kFamilies[] = {
+      "claude-opus-4-8",  "claude-opus-5",  "claude-sonnet-5-5",
+      "claude-haiku-5-5", "claude-fable-5", "claude-mythos-5",
+  };
+  for (std::string_view family : kFamilies) {
+    if (model.substr(0, family.size()) == family) return true;
+  }
+  return false;
+}
+
+FeatureAvailability AnthropicDialect::Availability(ProviderFeature feature,
+                                                   std::string_view model) const {
+  // tool_addition / tool_removal in a mid-conversation system message: at the official API on
+  // the models that have them; elsewhere when the config asks for it.
+  if (feature == ProviderFeature::kToolChanges) {
+    return HasMidConversationSystemMessages(model) ? FeatureAvailability::kOfficialOnly
+                                                   : FeatureAvailability::kOnRequest;
+  }
+  // Harness notices as mid-conversation system messages: only when the config asks for it.
+  if (feature == ProviderFeature::kSystemMessages) return FeatureAvailability::kOnRequest;
+  // The provider's own compaction (on demand, or at a threshold; beta parameters).
+  if (feature == ProviderFeature::kInbandCompaction) return FeatureAvailability::kOfficialOnly;
+  // Prewarming: a `max_tokens: 0` request writes the cache and generates nothing.
+  if (feature == ProviderFeature::kPrewarm) return FeatureAvailability::kOfficialOnly;
+  // Cache diagnostics are part of the Messages API (the typings' Message.diagnostics).
+  return feature == ProviderFeature::kCacheDiagnostics ? FeatureAvailability::kOfficialOnly
+                                                       : FeatureAvailability::kNone;
+}
+
+std::vector<std::string_view> AnthropicDialect::ParametersOf(ProviderFeature feature) const {
+  if (feature == ProviderFeature::kCacheDiagnostics) return {"diagnostics", "previous_message_id"};
+  if (feature == ProviderFeature::kToolChanges) {
+    return {"tool_addition", "tool_removal", "tool_definition",
+            "mid-conversation-tool-changes-2026-07-01", "inline-tools-2026-09-15"};
+  }
+  if (feature == ProviderFeature::kInbandCompaction) return {"compaction", "compact_20260112"};
+  if (feature == ProviderFeature::kPrewarm) return {"max_tokens"};
+  return {};
 }
 
 ModelFailure AnthropicDialect::MapErrorDelivery(std::optional<std::int64_t> status,

@@ -26,6 +26,14 @@ class AnthropicDialect final : public Dialect {
   ModelFailure MapErrorDelivery(std::optional<std::int64_t> status, std::string_view body,
                                 std::string_view message) const override;
   CachePricing pricing() const override { return CachePricing::kAnthropic; }
+  DiagnosisVocabulary diagnosis_vocabulary() const override {
+    return DiagnosisVocabulary::kAnthropic;
+  }
+  FeatureAvailability Availability(ProviderFeature feature, std::string_view model) const override;
+  std::vector<std::string_view> ParametersOf(ProviderFeature feature) const override;
+  ToolChangeForm tool_change_form(const ProviderFeatures& on) const override {
+    return on(ProviderFeature::kToolChanges) ? ToolChangeForm::kRaw : ToolChangeForm::kNotice;
+  }
 
  private:
   RenderedRequest Render(AnthropicBodyBuilder* builder, const BodyParams& p,
@@ -35,6 +43,9 @@ class AnthropicDialect final : public Dialect {
   AnthropicBodyBuilder turn_;
   AnthropicBodyBuilder once_;
 };
+
+/// True for the models with mid-conversation system messages and tool changes (slug prefixes).
+bool HasMidConversationSystemMessages(std::string_view model);
 
 /// The builder's cache settings for `model` under `options` (the model's minimum unless set).
 AnthropicCacheOptions AnthropicCacheOptionsFor(std::string_view model,

@@ -74,7 +74,11 @@ void AnthropicStreamAdapter::OnEvent(const JsonValue& event, std::vector<JsonVal
   std::string_view type = event.GetString("type").value_or("");
   if (type == "message_start") {
     const JsonValue* message = event.Find("message");
-    if (message != nullptr && message->is_object()) ReadUsage(message->Find("usage"));
+    if (message != nullptr && message->is_object()) {
+      ReadUsage(message->Find("usage"));
+      message_id_ = std::string(message->GetString("id").value_or(""));
+      if (const JsonValue* d = message->Find("diagnostics")) diagnostics_ = *d;
+    }
   } else if (type == "content_block_start") {
     const JsonValue* block = event.Find("content_block");
     if (block == nullptr || !block->is_object()) return;
@@ -83,6 +87,7 @@ void AnthropicStreamAdapter::OnEvent(const JsonValue& event, std::vector<JsonVal
     b.id = std::string(block->GetString("id").value_or(""));
     b.name = std::string(block->GetString("name").value_or(""));
     b.text = std::string(block->GetString("text").value_or(""));
+    if (b.type == "compaction") b.compaction = *block;
   } else if (type == "content_block_delta") {
     const JsonValue* delta = event.Find("delta");
     if (delta == nullptr || !delta->is_object()) return;
@@ -94,6 +99,10 @@ void AnthropicStreamAdapter::OnEvent(const JsonValue& event, std::vector<JsonVal
       if (!text.empty()) out->push_back(ResponsesDeltaEvent("response.output_text.delta", text));
     } else if (delta_type == "input_json_delta") {
       b.text += delta->GetString("partial_json").value_or("");
+    } else if (delta_type == "compaction_delta" && b.type == "compaction") {
+      for (std::string_view key : {"content", "encrypted_content"}) {
+        if (const JsonValue* v = delta->Find(key)) b.compaction.Set(std::string(key), *v);
+      }
     } else if (delta_type == "thinking_delta") {
       std::string_view thinking = delta->GetString("thinking").value_or("");
       if (!thinking.empty())
@@ -108,6 +117,13 @@ void AnthropicStreamAdapter::OnEvent(const JsonValue& event, std::vector<JsonVal
       out->push_back(OutputItemDoneEvent(output_index_++, AssistantMessageItem(b.text)));
     } else if (b.type == "tool_use") {
       out->push_back(OutputItemDoneEvent(output_index_++, FunctionCallItem(b.name, b.text, b.id)));
+    } else if (b.type == "compaction" && b.compaction.GetString("content")) {
+      // A summary (null content: the server failed to compact, nothing to keep) becomes a
+      // `compaction` item; the canonical item keeps what goes back (protocol/items.h).
+      JsonValue item = b.compaction;
+      if (!item.GetString("encrypted_content"))
+        item.Set("encrypted_content", JsonValue::String(""));
+      out->push_back(OutputItemDoneEvent(output_index_++, std::move(item)));
     }
   } else if (type == "message_delta") {
     const JsonValue* delta = event.Find("delta");
@@ -115,6 +131,10 @@ void AnthropicStreamAdapter::OnEvent(const JsonValue& event, std::vector<JsonVal
       if (auto reason = delta->GetString("stop_reason")) stop_reason_ = std::string(*reason);
     }
     ReadUsage(event.Find("usage"));
+    // The context edits the server applied (applied_edits), verbatim for the session.
+    if (const JsonValue* edits = event.Find("context_management"); edits && edits->is_object()) {
+      context_management_ = *edits;
+    }
   } else if (type == "message_stop") {
     done_ = true;
     if (stop_reason_ == "max_tokens") {
@@ -137,7 +157,15 @@ void AnthropicStreamAdapter::OnEvent(const JsonValue& event, std::vector<JsonVal
       SetInt(&usage, "output_tokens", output_tokens_);
       SetInt(&usage, "total_tokens", input + output_tokens_);
     }
-    out->push_back(ResponseCompletedEvent(std::move(usage)));
+    JsonValue completed = ResponseCompletedEvent(std::move(usage));
+    // The id names this response in the next request's diagnostics; the provider's verdict
+    // travels verbatim (cache_diagnosis.h reads it).
+    if (JsonValue* response = completed.Find("response")) {
+      if (!message_id_.empty()) response->Set("id", JsonValue::String(message_id_));
+      if (diagnostics_) response->Set("diagnostics", *diagnostics_);
+      if (context_management_) response->Set("context_management", *context_management_);
+    }
+    out->push_back(std::move(completed));
   } else if (type == "error") {
     done_ = true;
     const JsonValue* error = event.Find("error");

@@ -46,7 +46,8 @@ class AnthropicStreamAdapter final : public StreamAdapter {
     std::string type;  // text | tool_use | thinking | …
     std::string id;
     std::string name;
-    std::string text;  // text, partial JSON or thinking
+    std::string text;      // text, partial JSON or thinking
+    JsonValue compaction;  // a `compaction` block: the block, its deltas applied
   };
   void ReadUsage(const JsonValue* usage);
 
@@ -59,6 +60,9 @@ class AnthropicStreamAdapter final : public StreamAdapter {
   std::int64_t output_tokens_ = 0;
   bool has_usage_ = false;
   std::string stop_reason_;
+  std::string message_id_;                // message_start's `msg_…`: the response's `id`
+  std::optional<JsonValue> diagnostics_;  // message_start's `diagnostics`, verbatim, when sent
+  std::optional<JsonValue> context_management_;  // message_delta's, verbatim, when sent
   bool done_ = false;
 };
 

@@ -2,26 +2,9 @@
 // Anthropic breakpoint planner; see breakpoint_planner.h.
 #include "provider/anthropic/breakpoint_planner.h"
 
-#include "prompt/prompt_bytes.h"
-#include "protocol/json_fields.h"
-
 namespace agentctx {
 
-std::size_t BreakpointPlan::placed() const {
-  std::size_t n = 0;
-  for (const auto& c : candidates) n += c.placed ? 1 : 0;
-  return n;
-}
-
-const PlannedBreakpoint* BreakpointPlan::Find(BreakpointAt at) const {
-  for (const auto& c : candidates) {
-    if (c.at == at && c.placed) return &c;
-  }
-  return nullptr;
-}
-
 BreakpointPlan PlanBreakpoints(const BreakpointInputs& in) {
-  BreakpointPlan plan;
   std::vector<std::uint64_t> ends;  // prompt bytes up to and including message i
   std::uint64_t total = in.tools_bytes + in.system_bytes;
   for (std::uint64_t bytes : in.message_bytes) {
@@ -30,75 +13,27 @@ BreakpointPlan PlanBreakpoints(const BreakpointInputs& in) {
   }
   const bool has_messages = !in.message_bytes.empty();
   const std::size_t newest = has_messages ? in.message_bytes.size() - 1 : 0;
-  auto decide = [&](BreakpointAt at, bool exists, std::string_view missing, std::uint64_t bytes,
-                    std::string_view placed_reason, CacheTtl ttl, std::size_t index) {
-    PlannedBreakpoint c;
-    c.at = at;
-    c.message_index = index;
-    c.prefix_tokens = exists ? TokensForBytes(bytes) : 0;
-    if (!exists) {
-      c.reason = missing;
-    } else if (c.prefix_tokens < in.min_cacheable_tokens) {
-      c.reason = "below_minimum";
-    } else if (plan.placed() >= kMaxAnthropicBreakpoints) {
-      c.reason = "limit_reached";  // unreachable with four candidates; kept as the rule
-    } else {
-      c.placed = true;
-      c.reason = placed_reason;
-      c.ttl = ttl;
-    }
-    plan.candidates.push_back(c);
+  std::vector<MarkCandidate> candidates;
+  auto add = [&](BreakpointAt at, bool exists, std::string_view missing, std::uint64_t bytes,
+                 std::string_view placed_reason, CacheTtl ttl, std::size_t index, int value) {
+    candidates.push_back(MarkCandidate{at, exists ? std::string_view() : missing,
+                                       exists ? bytes : 0, placed_reason, ttl, index, value});
   };
-  decide(BreakpointAt::kTools, in.tools_bytes > 0, "no_tools", in.tools_bytes, "end_of_tools",
-         in.stable_ttl, 0);
-  decide(BreakpointAt::kSystem, in.system_bytes > 0, "no_system", in.tools_bytes + in.system_bytes,
-         "end_of_system", in.stable_ttl, 0);
+  add(BreakpointAt::kTools, in.tools_bytes > 0, "no_tools", in.tools_bytes, "end_of_tools",
+      in.stable_ttl, 0, 1);
+  add(BreakpointAt::kSystem, in.system_bytes > 0, "no_system", in.tools_bytes + in.system_bytes,
+      "end_of_system", in.stable_ttl, 0, 2);
   if (in.context_end && has_messages && *in.context_end == newest) {
-    PlannedBreakpoint c;
-    c.at = BreakpointAt::kContext;
-    c.reason = "same_as_newest";
-    c.message_index = newest;
-    c.prefix_tokens = TokensForBytes(ends[newest]);
-    plan.candidates.push_back(c);
+    candidates.push_back(MarkCandidate{BreakpointAt::kContext, "same_as_newest", ends[newest],
+                                       "end_of_session_context", in.stable_ttl, newest, 3});
   } else {
     bool exists = in.context_end && *in.context_end < ends.size();
-    decide(BreakpointAt::kContext, exists, "no_session_context", exists ? ends[*in.context_end] : 0,
-           "end_of_session_context", in.stable_ttl, exists ? *in.context_end : 0);
+    add(BreakpointAt::kContext, exists, "no_session_context", exists ? ends[*in.context_end] : 0,
+        "end_of_session_context", in.stable_ttl, exists ? *in.context_end : 0, 3);
   }
-  decide(BreakpointAt::kNewest, has_messages, "no_messages", has_messages ? ends[newest] : 0,
-         "newest_history_item", CacheTtl::k5m, newest);
-  return plan;
-}
-
-std::string_view BreakpointAtName(BreakpointAt at) {
-  switch (at) {
-    case BreakpointAt::kTools:
-      return "tools";
-    case BreakpointAt::kSystem:
-      return "system";
-    case BreakpointAt::kContext:
-      return "session_context";
-    case BreakpointAt::kNewest:
-      break;
-  }
-  return "newest_item";
-}
-
-JsonValue BreakpointPlanToJson(const BreakpointPlan& plan) {
-  JsonValue out = JsonValue::Array();
-  for (const auto& c : plan.candidates) {
-    JsonValue entry = JsonValue::Object();
-    SetString(&entry, "at", BreakpointAtName(c.at));
-    entry.Set("placed", JsonValue::Bool(c.placed));
-    SetString(&entry, "reason", c.reason);
-    if (c.placed) SetString(&entry, "ttl", ToWire(c.ttl));
-    SetInt(&entry, "prefix_tokens", static_cast<std::int64_t>(c.prefix_tokens));
-    if (c.at == BreakpointAt::kContext || c.at == BreakpointAt::kNewest) {
-      SetInt(&entry, "message_index", static_cast<std::int64_t>(c.message_index));
-    }
-    out.Push(std::move(entry));
-  }
-  return out;
+  add(BreakpointAt::kNewest, has_messages, "no_messages", has_messages ? ends[newest] : 0,
+      "newest_history_item", CacheTtl::k5m, newest, 4);
+  return PlaceMarks(candidates, kMaxAnthropicBreakpoints, in.min_cacheable_tokens);
 }
 
 BreakpointRule BreakpointRuleOf(const BreakpointPlan& plan, std::uint64_t min_cacheable_tokens,
@@ -124,7 +59,17 @@ std::string_view CacheControlJson(CacheTtl ttl) {
 }
 
 std::uint64_t DefaultMinCacheableTokens(std::string_view model) {
-  return model.find("haiku") != std::string_view::npos ? 2048 : 1024;
+  // Anthropic's documented minimums, first match by a part of the slug; config
+  // `anthropic.min_cacheable_tokens` overrides them.
+  struct Minimum {
+    std::string_view part;
+    std::uint64_t tokens;
+  };
+  constexpr Minimum kMinimums[] = {{"opus-4-5", 4096}, {"haiku-4-5", 4096}, {"haiku", 2048}};
+  for (const Minimum& m : kMinimums) {
+    if (model.find(m.part) != std::string_view::npos) return m.tokens;
+  }
+  return 1024;
 }
 
 }  // namespace agentctx

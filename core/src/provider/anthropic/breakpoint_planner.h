@@ -14,6 +14,7 @@
 //     (tokens = ceil(bytes/4) of the rendered prefix).
 //  3. Placed stable marks (1–3) get `stable_ttl`; the newest mark gets 5m. Stable marks sit
 //     earlier in the prompt, so 1 h marks always come before 5 min marks.
+// The decisions themselves are the shared mark planner's (provider/mark_planner.h).
 // Invariants: at most 4 placed marks; every candidate is reported with its reason (placed or
 // why not), for `inspect` and the cache report. Pure; integer math.
 #pragma once
@@ -26,12 +27,11 @@
 #include "agentctx/wire_enums.h"
 #include "protocol/json_value.h"
 #include "provider/cache/cache_explainer.h"
+#include "provider/mark_planner.h"
 
 namespace agentctx {
 
 inline constexpr std::size_t kMaxAnthropicBreakpoints = 4;
-
-enum class BreakpointAt { kTools, kSystem, kContext, kNewest };
 
 struct BreakpointInputs {
   std::uint64_t tools_bytes = 0;             ///< rendered tools (0 = no tools)
@@ -42,27 +42,8 @@ struct BreakpointInputs {
   CacheTtl stable_ttl = CacheTtl::k5m;
 };
 
-struct PlannedBreakpoint {
-  BreakpointAt at = BreakpointAt::kNewest;
-  bool placed = false;
-  std::string_view reason;  ///< end_of_tools | … when placed; below_minimum | absent | …
-  CacheTtl ttl = CacheTtl::k5m;
-  std::uint64_t prefix_tokens = 0;  ///< ceil(bytes/4) of the prompt up to the boundary
-  std::size_t message_index = 0;    ///< kContext / kNewest: the marked message
-};
-
-struct BreakpointPlan {
-  std::vector<PlannedBreakpoint> candidates;  ///< all four, in prompt order
-  std::size_t placed() const;
-  /// The placed mark at `at`, or nullptr.
-  const PlannedBreakpoint* Find(BreakpointAt at) const;
-};
-
 BreakpointPlan PlanBreakpoints(const BreakpointInputs& in);
 
-std::string_view BreakpointAtName(BreakpointAt at);
-/// [{"at","placed","reason","ttl"?,"prefix_tokens","message_index"?}…] (ttl only when placed).
-JsonValue BreakpointPlanToJson(const BreakpointPlan& plan);
 /// The explainer's view of the placed marks (cache_explainer.h step 4): the tools mark covers
 /// the tools alone, the system mark the system and the tools, a message mark also the messages
 /// up to and including it (explainer items are the rendered messages).
@@ -70,8 +51,8 @@ BreakpointRule BreakpointRuleOf(const BreakpointPlan& plan, std::uint64_t min_ca
                                 std::int64_t now_ms);
 /// Anthropic's mark: `{"type":"ephemeral"}` or `{"type":"ephemeral","ttl":"1h"}`.
 std::string_view CacheControlJson(CacheTtl ttl);
-/// The model's minimum cacheable prompt (Anthropic's documented minimums): 2048 tokens for
-/// Haiku models, 1024 otherwise.
+/// The model's minimum cacheable prompt (Anthropic's documented minimums, one table): 4096
+/// tokens for Opus 4.5 and Haiku 4.5, 2048 for older Haiku models, 1024 otherwise.
 std::uint64_t DefaultMinCacheableTokens(std::string_view model);
 
 }  // namespace agentctx

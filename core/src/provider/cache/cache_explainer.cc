@@ -29,6 +29,23 @@ std::uint64_t SegmentSerial(const PromptSegments& prompt, std::size_t k) {
 
 JsonValue Num(std::uint64_t v) { return JsonValue::Int(static_cast<std::int64_t>(v)); }
 
+// The first setting whose value differs between the two requests ("" when none did).
+std::string_view ChangedSetting(const std::vector<std::pair<std::string, std::string>>& before,
+                                const std::vector<std::pair<std::string_view, std::string>>& now) {
+  // Plain loops over the pairs: clang 14 (Emscripten) cannot capture a structured binding.
+  for (const auto& setting : now) {
+    auto old = std::find_if(before.begin(), before.end(),
+                            [&](const auto& b) { return b.first == setting.first; });
+    if (old == before.end() || old->second != setting.second) return setting.first;
+  }
+  for (const auto& setting : before) {
+    auto found = std::find_if(now.begin(), now.end(),
+                              [&](const auto& n) { return n.first == setting.first; });
+    if (found == now.end()) return setting.first;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::uint64_t BasisPoints(std::uint64_t part, std::uint64_t whole) {
@@ -102,19 +119,23 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
 
   const bool same_model = has_previous_ && prev_model_ == prompt.model;
   const bool same_key = has_previous_ && prev_cache_key_ == prompt.cache_key;
+  const std::string_view changed_setting =
+      has_previous_ ? ChangedSetting(prev_settings_, prompt.settings) : std::string_view();
 
   CacheReport r;
   r.request_id = std::string(request_id);
   r.prompt_bytes = prompt_bytes;
   r.prompt_tokens = TokensForBytes(prompt_bytes);
-  r.shared_prefix_bytes = (same_model && same_key) ? raw_shared : 0;
+  r.shared_prefix_bytes = (same_model && same_key && changed_setting.empty()) ? raw_shared : 0;
   r.max_shared_prefix_bytes = has_previous_ ? prev_bytes_ : 0;
   r.reuse_bp = BasisPoints(r.shared_prefix_bytes, prompt_bytes);
   const std::uint64_t clamped_max = std::min(r.max_shared_prefix_bytes, prompt_bytes);
   r.max_reuse_bp = BasisPoints(clamped_max, prompt_bytes);
   r.predicted_cached_tokens = Cacheable(r.shared_prefix_bytes / 4);
   r.ideal_cached_tokens = Cacheable(r.max_shared_prefix_bytes / 4);
-  if (prompt.breakpoints != nullptr) Predict(prompt, same_model, raw_shared, &r);
+  if (prompt.breakpoints != nullptr) {
+    Predict(prompt, same_model && changed_setting.empty(), raw_shared, &r);
+  }
 
   if (r.shared_prefix_bytes < r.max_shared_prefix_bytes) {
     CacheBreak b;
@@ -127,15 +148,19 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
       b.reason = "cache_key_changed";
       b.section = "cache_key";
     } else {
-      // The segment of P_prev containing byte `shared` (it exists: shared < |P_prev|).
+      // The segment of P_prev containing byte `raw_shared` (none when the text is unchanged).
       std::uint64_t start = 0;
       std::size_t k = 0;
       for (; k < prev_segments_.size(); ++k) {
         std::uint64_t end = start + prev_segments_[k].bytes.size();
-        if (r.shared_prefix_bytes < end) break;
+        if (raw_shared < end) break;
         start = end;
       }
-      if (k == 0) {
+      const bool text_break = k < prev_segments_.size();
+      if (!changed_setting.empty() && (!text_break || (k != 1 && prompt.settings_outrank_input))) {
+        b.reason = std::string(changed_setting) + "_changed";
+        b.section = "settings";
+      } else if (k == 0) {
         b.reason = "instructions_changed";
         b.section = "instructions";
       } else if (k == 1) {
@@ -161,6 +186,7 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
   RequestCost& cost = costs_.emplace_back();
   cost.request_id = r.request_id;
   cost.breakpoints = r.breakpoints;
+  cost.write_premium = !r.breakpoints && OpenAiBillsCacheWrites(prompt.model);
   cost.prompt_tokens = r.prompt_tokens;
   cost.predicted_cached = r.predicted_cached_tokens;
   cost.predicted_write = r.predicted_cache_write_tokens;
@@ -171,6 +197,8 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
   prev_bytes_ = prompt_bytes;
   prev_model_ = std::string(prompt.model);
   prev_cache_key_ = std::string(prompt.cache_key);
+  prev_settings_.clear();
+  for (const auto& [name, value] : prompt.settings) prev_settings_.emplace_back(name, value);
   has_previous_ = true;
   compaction_pending_ = false;
   return r;

@@ -17,6 +17,11 @@
 //      history_rewritten_by_compaction if NoteCompaction() was called since the previous
 //      request, else item_edited. Item breaks carry item_index (0-based index into the previous
 //      prompt's items) and section = that item's origin (for both item reasons).
+//      Request settings that key the provider's cache without showing in the prompt text
+//      (PromptSegments::settings, chosen by the dialect: reasoning effort, verbosity, …) are part
+//      of the namespace: when one changed, nothing is shared and the reason is
+//      `<setting>_changed` (section "settings"), checked after a tools break and, where the
+//      provider says so (settings_outrank_input), before an instructions or item break.
 // The section names "model", "cache_key" and "instructions" are agentctx's own.
 //
 // Provider anthropic (PromptSegments::breakpoints): Anthropic caches only up to its
@@ -49,6 +54,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "prompt/prompt_bytes.h"
@@ -94,6 +100,13 @@ struct PromptSegments {
   std::vector<ItemSegment> items;
   /// Set: Anthropic's breakpoint rule (steps 4–5); null: OpenAI's prefix rule (steps 1–2).
   const BreakpointRule* breakpoints = nullptr;
+  /// The request settings that key the provider's cache, (name, rendered value), in the order
+  /// the provider checks them; a setting absent from one request and present in the other
+  /// changed.
+  std::vector<std::pair<std::string_view, std::string>> settings;
+  /// Whether a changed setting is named before an instructions or item break (OpenAI) or only
+  /// when the text is unchanged (Anthropic).
+  bool settings_outrank_input = true;
 };
 
 // tokens(b) = floor(b / 4) and cacheable(t) (0 under 1024, else 128-token steps from 1024) are
@@ -138,7 +151,8 @@ JsonValue CacheReportToJson(const CacheReport& report);
 struct ReportedUsage {
   std::uint64_t input_tokens = 0;  ///< all input, cached and written tokens included
   std::uint64_t cached_tokens = 0;
-  std::uint64_t cache_write_tokens = 0;  ///< Anthropic's cache_creation_input_tokens
+  std::uint64_t cache_write_tokens = 0;  ///< Anthropic's cache_creation_input_tokens, OpenAI's
+                                         ///< cache_write_tokens
   std::uint64_t output_tokens = 0;
   /// Of the writes, those at the 1 h price, when the provider split them by TTL (Anthropic's
   /// cache_creation.ephemeral_1h_input_tokens); unset: the predicted 1 h share is used.
@@ -162,15 +176,23 @@ class CacheExplainer {
   /// same request id replaces the first.
   void NoteReportedUsage(std::string_view request_id, const ReportedUsage& usage);
 
+  /// The provider edited the prompt of `request_id` before reading its cache (Anthropic context
+  /// editing: the bytes sent were unchanged, so Explain() could not see it). The tokens it
+  /// predicted cached that the provider did not read (`reported_cached_tokens`) are lost to a
+  /// `context_edited` break in the summary, counted when there are any. Returns them.
+  std::uint64_t NoteContextEdit(std::string_view request_id, std::uint64_t reported_cached_tokens);
+
   /// {"requests","prompt_bytes","shared_prefix_bytes","max_shared_prefix_bytes",
   ///  "predicted_cached_tokens","ideal_cached_tokens","reported_cached_tokens","reuse_bp",
   ///  "max_reuse_bp","breaks":{reason:{"count","lost_tokens"}}} (breaks keyed by reason, sorted).
   /// reuse_bp = floor(10000·Σshared/Σ|P|); max_reuse_bp = floor(10000·Σmin(max_shared,|P|)/Σ|P|).
   /// Once a request was predicted by Anthropic's rule, also "predicted_cache_write_tokens",
-  /// "predicted_cache_write_1h_tokens", "reported_cache_write_tokens". With `prices`, also
+  /// "predicted_cache_write_1h_tokens", "reported_cache_write_tokens" (the last also once an
+  /// OpenAI usage reported writes). With `prices`, also
   /// "cost": {"pricing":"openai"|"anthropic"|"mixed" (the rules the requests were priced by;
   /// `current` before any request),"prices_per_million_usd":{"input","cached_input"? (OpenAI),
-  /// "cache_read"?,"cache_write"?,"cache_write_1h"? (Anthropic),"output"},
+  /// "cache_read"?,"cache_write"?,"cache_write_1h"? (Anthropic; "cache_write" also
+  /// for OpenAI models that bill writes),"output"},
   /// "predicted_input_usd","reported":{"input_tokens","cached_tokens","cache_write_tokens",
   /// "output_tokens","input_usd","output_usd","total_usd"}}. Reported writes are split by TTL
   /// as predicted (the usage does not say), at most the predicted 1 h writes at the 1 h price.
@@ -193,6 +215,7 @@ class CacheExplainer {
   struct RequestCost {
     std::string request_id;
     bool breakpoints = false;
+    bool write_premium = false;  ///< OpenAI's rule, a model that bills writes (GPT-5.6+)
     std::uint64_t prompt_tokens = 0;
     std::uint64_t predicted_cached = 0;
     std::uint64_t predicted_write = 0;
@@ -210,6 +233,7 @@ class CacheExplainer {
   bool compaction_pending_ = false;
   std::string prev_model_;
   std::string prev_cache_key_;
+  std::vector<std::pair<std::string, std::string>> prev_settings_;
   // [0] instructions, [1] tools, [2 + i] item i.
   std::vector<StoredSegment> prev_segments_;
   std::uint64_t prev_bytes_ = 0;

@@ -86,15 +86,31 @@ void CacheExplainer::NoteReportedUsage(std::string_view request_id, const Report
   unknown.reported = usage;
 }
 
+std::uint64_t CacheExplainer::NoteContextEdit(std::string_view request_id,
+                                              std::uint64_t reported_cached_tokens) {
+  for (auto it = costs_.rbegin(); it != costs_.rend(); ++it) {
+    if (it->request_id != request_id) continue;
+    const std::uint64_t lost = it->predicted_cached > reported_cached_tokens
+                                   ? it->predicted_cached - reported_cached_tokens
+                                   : 0;
+    if (lost > 0) totals_.AddBreak("context_edited", lost);
+    return lost;
+  }
+  return 0;
+}
+
 JsonValue CacheExplainer::SummaryCostJson(const TypedPrices& typed, CachePricing current) const {
   const CachePrices openai = PricesFor(CachePricing::kOpenAi, typed);
+  const CachePrices openai_writes = PricesFor(CachePricing::kOpenAi, typed, true);
   const CachePrices anthropic = PricesFor(CachePricing::kAnthropic, typed);
   bool any_openai = false;
+  bool any_openai_writes = false;
   std::uint64_t predicted = 0, input = 0, output = 0;
   ReportedUsage reported;
   for (const RequestCost& c : costs_) {
-    const CachePrices& p = c.breakpoints ? anthropic : openai;
+    const CachePrices& p = c.breakpoints ? anthropic : c.write_premium ? openai_writes : openai;
     any_openai = any_openai || !c.breakpoints;
+    any_openai_writes = any_openai_writes || c.write_premium;
     predicted += InputCostPicoUsd(CacheTokens{c.prompt_tokens, c.predicted_cached,
                                               c.predicted_write, c.predicted_write_1h, 0},
                                   p);
@@ -126,6 +142,8 @@ JsonValue CacheExplainer::SummaryCostJson(const TypedPrices& typed, CachePricing
     prices.Set("cache_read", UsdPerMillion(anthropic.cached));
     prices.Set("cache_write", UsdPerMillion(anthropic.write_5m));
     prices.Set("cache_write_1h", UsdPerMillion(anthropic.write_1h));
+  } else if (any_openai_writes) {  // OpenAI's GPT-5.6+ writes
+    prices.Set("cache_write", UsdPerMillion(openai_writes.write_5m));
   }
   prices.Set("output", UsdPerMillion(typed.output));
   out.Set("prices_per_million_usd", std::move(prices));
@@ -160,6 +178,8 @@ JsonValue CacheExplainer::Summary(const TypedPrices* prices, CachePricing curren
   if (any_breakpoints_) {
     out.Set("predicted_cache_write_tokens", num(sum_write_));
     out.Set("predicted_cache_write_1h_tokens", num(sum_write_1h_));
+    out.Set("reported_cache_write_tokens", num(reported_write));
+  } else if (reported_write > 0) {  // OpenAI's GPT-5.6+ report their writes
     out.Set("reported_cache_write_tokens", num(reported_write));
   }
   if (prices != nullptr) out.Set("cost", SummaryCostJson(*prices, current));

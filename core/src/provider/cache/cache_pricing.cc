@@ -5,6 +5,7 @@
 #include <string>
 
 #include "provider/anthropic/breakpoint_planner.h"
+#include "provider/responses/responses_dialect.h"
 
 namespace agentctx {
 namespace {
@@ -59,13 +60,16 @@ CachePricing CachePricingFor(Provider provider) {
   return provider == Provider::kAnthropic ? CachePricing::kAnthropic : CachePricing::kOpenAi;
 }
 
-CachePrices PricesFor(CachePricing rule, const TypedPrices& t) {
+bool OpenAiBillsCacheWrites(std::string_view model) { return HasPromptCacheOptions(model); }
+
+CachePrices PricesFor(CachePricing rule, const TypedPrices& t, bool openai_write_premium) {
   CachePrices p;
   p.input = t.input;
   p.output = t.output;
   if (rule == CachePricing::kOpenAi) {
     p.cached = t.cached_input;
-    p.write_5m = p.write_1h = t.input;  // no write premium
+    p.write_5m = p.write_1h =
+        t.cache_write.value_or(openai_write_premium ? t.input * 5 / 4 : t.input);
     return p;
   }
   p.cached = t.cached_input_given ? t.cached_input : t.input / 10;

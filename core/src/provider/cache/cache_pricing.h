@@ -6,8 +6,9 @@
 // a cost is tokens × price picodollars: sums are exact; UsdNumber prints them as exact decimals.
 // Rules (CachePricingFor):
 //  - OpenAI (providers responses, chat): uncached input at `input`, cached input at
-//    `cached_input`; no cache writes (a write, if reported, costs `input`; `cache_write` is
-//    Anthropic's only).
+//    `cached_input`; cache writes (reported by GPT-5.6 and later, `cache_write_tokens`) at
+//    `cache_write` when given, else by the model (OpenAiBillsCacheWrites): 1.25 × input for
+//    GPT-5.6 and later, `input` (no premium) for older models.
 //  - Anthropic (provider anthropic): reads at 0.1 × input, writes at 1.25 × input (5-minute
 //    TTL) or 2 × input (1-hour TTL), the rest at `input` — Anthropic's published multipliers.
 //    A `cached_input` or `cache_write` the user gave explicitly replaces the multiplier. Derived
@@ -70,8 +71,13 @@ struct CachePrices {
   std::uint64_t output = 0;
 };
 
-/// The prices `rule` charges for `typed` (see the rules above).
-CachePrices PricesFor(CachePricing rule, const TypedPrices& typed);
+/// True for the OpenAI models that bill cache writes at a premium (GPT-5.6 and later, the
+/// models that cache at breakpoints); `prices.cache_write` overrides the premium either way.
+bool OpenAiBillsCacheWrites(std::string_view model);
+/// The prices `rule` charges for `typed` (see the rules above); `openai_write_premium`: the
+/// OpenAI rule's requests are of a model that bills writes.
+CachePrices PricesFor(CachePricing rule, const TypedPrices& typed,
+                      bool openai_write_premium = false);
 
 /// A request's tokens: `input` counts every input token, cached and written ones included.
 struct CacheTokens {

@@ -26,6 +26,13 @@ void PrefixTotals::Add(const CacheReport& report, std::uint64_t lost_tokens) {
   }
 }
 
+void PrefixTotals::AddBreak(std::string_view reason, std::uint64_t lost_tokens) {
+  auto it = breaks_.find(reason);
+  if (it == breaks_.end()) it = breaks_.emplace(std::string(reason), BreakTotals{}).first;
+  it->second.count += 1;
+  it->second.lost_tokens += lost_tokens;
+}
+
 void PrefixTotals::WriteBytes(JsonValue* out) const {
   out->Set("prompt_bytes", Num(prompt_bytes_));
   out->Set("shared_prefix_bytes", Num(shared_));

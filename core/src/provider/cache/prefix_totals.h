@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "protocol/json_value.h"
 
@@ -21,6 +22,8 @@ class PrefixTotals {
  public:
   /// Adds one explained request; its break (if any) counts `lost_tokens`.
   void Add(const CacheReport& report, std::uint64_t lost_tokens);
+  /// Counts a break known only after the request (a provider-side context edit) under `reason`.
+  void AddBreak(std::string_view reason, std::uint64_t lost_tokens);
   std::uint64_t requests() const { return requests_; }
   /// Sets "prompt_bytes", "shared_prefix_bytes", "max_shared_prefix_bytes" on `out`.
   void WriteBytes(JsonValue* out) const;

@@ -25,6 +25,11 @@ JsonValue MapUsage(const JsonValue& usage) {
   JsonValue input_details = JsonValue::Object();
   input_details.Set("cached_tokens",
                     JsonValue::Int(Count(usage.Find("prompt_tokens_details"), "cached_tokens")));
+  // Writes, where the server reports them (OpenAI GPT-5.6+): read like the Responses usage.
+  if (const JsonValue* details = usage.Find("prompt_tokens_details");
+      details != nullptr && details->Find("cache_write_tokens") != nullptr) {
+    input_details.Set("cache_write_tokens", JsonValue::Int(Count(details, "cache_write_tokens")));
+  }
   out.Set("input_tokens_details", std::move(input_details));
   SetInt(&out, "output_tokens", output);
   JsonValue output_details = JsonValue::Object();

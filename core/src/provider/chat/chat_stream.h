@@ -13,7 +13,8 @@
 //    finish_reason: `response.output_item.done` for the assistant message (when it had text)
 //    and each call, then `response.completed` with the usage mapped to the Responses shape
 //    (prompt_tokens → input_tokens, prompt_tokens_details.cached_tokens →
-//    input_tokens_details.cached_tokens, completion_tokens → output_tokens,
+//    input_tokens_details.cached_tokens, prompt_tokens_details.cache_write_tokens (when sent) →
+//    input_tokens_details.cache_write_tokens, completion_tokens → output_tokens,
 //    completion_tokens_details.reasoning_tokens → output_tokens_details.reasoning_tokens,
 //    total_tokens). finish_reason `length` / `content_filter` → `response.incomplete` (reason
 //    max_output_tokens / content_filter).

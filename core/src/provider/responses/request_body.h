@@ -14,7 +14,10 @@
 
 namespace agentctx {
 
-/// The `responses` body of a turn request.
+/// The input item that makes a `responses` request compact in-band (it must be the last one).
+inline constexpr std::string_view kCompactionTriggerItem = "{\"type\":\"compaction_trigger\"}";
+
+/// The `responses` body of a turn request (and of an in-band compaction: p.compaction_trigger).
 std::string BuildResponsesBody(const BodyParams& p);
 /// The `responses` body up to and including `"input":[` (items not included).
 void AppendResponsesHead(std::string* out, const BodyParams& p);
@@ -22,6 +25,10 @@ void AppendResponsesHead(std::string* out, const BodyParams& p);
 void AppendResponsesTail(std::string* out, const BodyParams& p);
 /// `,"service_tier":…` (when set) `,"prompt_cache_key":…`: shared by every body with those fields.
 void AppendServiceTierAndCacheKey(std::string* out, const BodyParams& p);
+/// Puts `member` (a rendered `"key":value`) first in the `prompt_cache_options` object written
+/// at or after offset `from` of `*body`, or appends `,"prompt_cache_options":{member}` when
+/// there is none; so each option is rendered by its own feature, whatever else the object holds.
+void MergePromptCacheOption(std::string* body, std::size_t from, std::string_view member);
 /// The `responses/compact` body of a remote compaction.
 std::string BuildCompactBody(const BodyParams& p);
 

@@ -3,6 +3,7 @@
 #include "provider/responses/responses_dialect.h"
 
 #include "protocol/json_value.h"
+#include "provider/responses/openai_cache.h"
 #include "provider/responses/request_body.h"
 
 namespace agentctx {
@@ -17,10 +18,43 @@ PromptSegments SegmentsOf(const BodyParams& p, std::string_view instructions_jso
   segments.instructions_bytes = instructions_json;
   segments.tools_bytes = p.tools_bytes;
   segments.items = items;
+  segments.settings = CacheSettingsOf(p, DiagnosisVocabulary::kOpenAi);
   return segments;
 }
 
 }  // namespace
+
+void ResponsesDialect::PlanMarks(BodyParams* p, std::string_view instructions_json,
+                                 const std::vector<ItemSegment>& items,
+                                 std::vector<std::size_t>* marks, RenderedRequest* r) {
+  BreakpointPlan plan = PlanOpenAiBreakpoints(*p, instructions_json, items);
+  *marks = MarkedItems(plan);
+  p->cache_marks = marks;
+  r->marks = BreakpointPlanToJson(plan, /*with_ttl=*/false);
+}
+
+bool HasPromptCacheOptions(std::string_view model) {
+  // gpt-<major>[.<minor>]…: 5.6 and later.
+  constexpr std::string_view kPrefix = "gpt-";
+  if (model.substr(0, kPrefix.size()) != kPrefix) return false;
+  std::size_t at = kPrefix.size();
+  auto number = [&](int* out) {
+    const std::size_t start = at;
+    *out = 0;
+    while (at < model.size() && model[at] >= '0' && model[at] <= '9' && *out < 1000) {
+      *out = *out * 10 + (model[at++] - '0');
+    }
+    return at > start;
+  };
+  int major = 0;
+  int minor = 0;
+  if (!number(&major)) return false;
+  if (at < model.size() && model[at] == '.') {
+    ++at;
+    if (!number(&minor)) return false;
+  }
+  return major > 5 || (major == 5 && minor >= 6);
+}
 
 RenderedRequest ResponsesDialect::RenderTurn(const BodyParams& p,
                                              const std::vector<PromptItem>& prompt,
@@ -29,11 +63,17 @@ RenderedRequest ResponsesDialect::RenderTurn(const BodyParams& p,
                                              const DialectOptions&, std::int64_t) {
   RenderedRequest r;
   r.endpoint = endpoint();
-  r.body = builder_.Build(p, prompt, stable);
   // J(instructions), escaped again only when the instructions change (often kilobytes).
   if (p.instructions != instructions_source_) {
     instructions_source_.assign(p.instructions.data(), p.instructions.size());
     instructions_json_ = p.instructions.empty() ? std::string() : JsonString(p.instructions);
+  }
+  if (p.features(ProviderFeature::kCacheBreakpoints)) {
+    BodyParams marked = p;
+    PlanMarks(&marked, instructions_json_, items, &turn_marks_, &r);
+    r.body = builder_.Build(marked, prompt, stable);
+  } else {
+    r.body = builder_.Build(p, prompt, stable);
   }
   r.segments = SegmentsOf(p, instructions_json_, items);
   return r;
@@ -46,12 +86,18 @@ RenderedRequest ResponsesDialect::Once(const BodyParams& p, const std::vector<It
   for (const ItemSegment& item : items) once_bytes_.push_back(item.bytes);
   BodyParams with_items = p;
   with_items.items = &once_bytes_;
-  *owned = remote ? BuildCompactBody(with_items) : BuildResponsesBody(with_items);
   once_instructions_json_ = p.instructions.empty() ? std::string() : JsonString(p.instructions);
   RenderedRequest r;
+  if (!remote && p.features(ProviderFeature::kCacheBreakpoints)) {
+    PlanMarks(&with_items, once_instructions_json_, items, &once_marks_, &r);
+  }
+  *owned = remote ? BuildCompactBody(with_items) : BuildResponsesBody(with_items);
   r.endpoint = remote ? std::string_view("responses/compact") : endpoint();
   r.body = *owned;
   r.segments = SegmentsOf(p, once_instructions_json_, items);
+  if (p.compaction_trigger && !remote) {  // the explainer sees the trigger item too
+    r.segments.items.push_back(ItemSegment{kCompactionTriggerItem, "compaction", 0});
+  }
   return r;
 }
 
@@ -63,11 +109,31 @@ RenderedRequest ResponsesDialect::RenderOnce(const BodyParams& p,
 }
 
 FeatureAvailability ResponsesDialect::Availability(ProviderFeature feature,
-                                                   std::string_view) const {
+                                                   std::string_view model) const {
   // prompt_cache_key has been in every Responses body from the start; the features of the 2026
   // API are offered once their rendering exists (docs/providers.md).
-  return feature == ProviderFeature::kPromptCacheKey ? FeatureAvailability::kEveryEndpoint
-                                                     : FeatureAvailability::kNone;
+  if (feature == ProviderFeature::kPromptCacheKey) return FeatureAvailability::kEveryEndpoint;
+  // compaction_trigger / context_management: where the official API is (an endpoint without
+  // them refuses, and the session compacts locally from then on).
+  if (feature == ProviderFeature::kInbandCompaction) return FeatureAvailability::kOfficialOnly;
+  // prompt_cache_options / prompt_cache_breakpoint: GPT-5.6 and later, at the official API.
+  if (feature == ProviderFeature::kCacheBreakpoints && HasPromptCacheOptions(model)) {
+    return FeatureAvailability::kOfficialOnly;
+  }
+  if (feature == ProviderFeature::kCacheDiagnostics && HasPromptCacheOptions(model)) {
+    return FeatureAvailability::kOfficialOnly;
+  }
+  // `prompt_cache_options.prewarm`: GPT-5.6 and later at the official API.
+  if (feature == ProviderFeature::kPrewarm && HasPromptCacheOptions(model)) {
+    return FeatureAvailability::kOfficialOnly;
+  }
+  // `additional_tools` items: the 2026 models (the same 5.6+ rule), at the official API; any
+  // other model or endpoint when the config asks for it.
+  if (feature == ProviderFeature::kToolChanges) {
+    return HasPromptCacheOptions(model) ? FeatureAvailability::kOfficialOnly
+                                        : FeatureAvailability::kOnRequest;
+  }
+  return FeatureAvailability::kNone;
 }
 
 std::vector<std::string_view> ResponsesDialect::ParametersOf(ProviderFeature feature) const {
@@ -77,7 +143,7 @@ std::vector<std::string_view> ResponsesDialect::ParametersOf(ProviderFeature fea
     case ProviderFeature::kCacheBreakpoints:
       return {"prompt_cache_options", "prompt_cache_breakpoint"};
     case ProviderFeature::kCacheDiagnostics:
-      return {"comparison_response_id"};
+      return {"comparison_response_id", "prompt_cache_options"};
     case ProviderFeature::kToolChanges:
       return {"additional_tools"};
     case ProviderFeature::kInbandCompaction:

@@ -28,16 +28,29 @@ class ResponsesDialect final : public Dialect {
                                                         std::string* owned) override;
   FeatureAvailability Availability(ProviderFeature feature, std::string_view model) const override;
   std::vector<std::string_view> ParametersOf(ProviderFeature feature) const override;
+  ToolChangeForm tool_change_form(const ProviderFeatures& on) const override {
+    return on(ProviderFeature::kToolChanges) ? ToolChangeForm::kResponses : ToolChangeForm::kNotice;
+  }
 
  private:
   RenderedRequest Once(const BodyParams& p, const std::vector<ItemSegment>& items, bool remote,
                        std::string* owned);
+  // Feature cache_breakpoints: plans the marks of a body (openai_cache.h) into `*marks`, points
+  // `p` at them and sets the cache report's plan.
+  static void PlanMarks(BodyParams* p, std::string_view instructions_json,
+                        const std::vector<ItemSegment>& items, std::vector<std::size_t>* marks,
+                        RenderedRequest* r);
 
   ResponsesBodyBuilder builder_;
   std::string instructions_source_;  // the instructions instructions_json_ escapes
   std::string instructions_json_;    // their JSON string (the explainer's instructions segment)
   std::string once_instructions_json_;
   std::vector<std::string_view> once_bytes_;
+  std::vector<std::size_t> turn_marks_;  // the marked items of the last turn / one-off body
+  std::vector<std::size_t> once_marks_;
 };
+
+/// True for the models that take `prompt_cache_options` (gpt-5.6 and later).
+bool HasPromptCacheOptions(std::string_view model);
 
 }  // namespace agentctx

@@ -38,18 +38,24 @@ std::optional<Fragment> AgentsMdSection::RenderDiff(const PreviousState& prev,
       prev.kind == PreviousState::Kind::kUnknown || (prev_text.has_value() && !prev_text->empty());
   if (text != nullptr && prev_text.has_value() && *prev_text == *text) return std::nullopt;
   std::string body;
+  Fragment fragment{Role::kUser, {}, {}, {}};
   if (text != nullptr) {
     if (had) {
       body = kAgentsMdReplacementNotice;
       body += "\n\n";
+      // As a system message the notice follows the new text, which stays user-role data.
+      fragment.notice = kAgentsMdSystemReplacementNotice;
+      fragment.text_without_notice = RenderAgentsMdFragment(inputs.primary_cwd(), *text);
     }
     body += *text;
   } else if (had) {
     body = kAgentsMdRemovalNotice;
+    fragment.notice = kAgentsMdRemovalNotice;
   } else {
     return std::nullopt;
   }
-  return Fragment{Role::kUser, RenderAgentsMdFragment(inputs.primary_cwd(), body)};
+  fragment.text = RenderAgentsMdFragment(inputs.primary_cwd(), body);
+  return fragment;
 }
 
 }  // namespace agentctx

@@ -6,6 +6,8 @@
 // nothing (a directory-only change renders nothing, ours). Text and `had` → body
 // REPLACEMENT_NOTICE + "\n\n" + text; text and not `had` → the text; no text and `had` →
 // REMOVAL_NOTICE; else nothing. The header always uses the current primary cwd.
+// The fragment's `notice` (section.h) is the removal notice, or for a replacement
+// kAgentsMdSystemReplacementNotice with the plain text fragment left as user-role data.
 #pragma once
 
 #include <string>

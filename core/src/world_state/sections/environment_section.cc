@@ -218,8 +218,10 @@ std::optional<Fragment> EnvironmentSection::RenderDiff(const PreviousState& prev
       current.current_date != previous.current_date || current.timezone != previous.timezone;
   if (updates.empty() && !date_changed) return std::nullopt;
   const bool single = IsSingleWorld(inputs) && !any_unavailable;
-  return Fragment{Role::kUser, RenderBlock(updates, single, multiple || previous_multiple,
-                                           PrimaryId(inputs), current)};
+  std::string block =
+      RenderBlock(updates, single, multiple || previous_multiple, PrimaryId(inputs), current);
+  std::string notice = block;  // the harness's own observation, all of it
+  return Fragment{Role::kUser, std::move(block), std::move(notice), {}};
 }
 
 }  // namespace agentctx

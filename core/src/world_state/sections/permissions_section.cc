@@ -103,7 +103,8 @@ std::optional<Fragment> PermissionsSection::RenderDiff(const PreviousState& prev
     auto stored = prev.value.GetString("instructions");
     if (stored && *stored == WorldStateHash(Role::kDeveloper, block)) return std::nullopt;
   }
-  return Fragment{Role::kDeveloper, std::move(block)};
+  std::string notice = block;  // the harness's own policy text, all of it
+  return Fragment{Role::kDeveloper, std::move(block), std::move(notice), {}};
 }
 
 }  // namespace agentctx

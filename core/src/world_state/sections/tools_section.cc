@@ -84,6 +84,15 @@ std::string RenderToolsNotice(const std::vector<PendingTool>& pending,
   return Assemble(lines, pending.size(), keep);
 }
 
+std::string RenderToolsRemovedNotice(const std::vector<std::string>& removed) {
+  std::string out = "<tools>\n";
+  out.append(kToolsRemovedHeader);
+  out.push_back('\n');
+  for (const std::string& name : removed) out += "- " + name + "\n";
+  out += "</tools>";
+  return out;
+}
+
 std::optional<Markers> ToolsSection::markers() const { return kToolsMarkers; }
 
 JsonValue ToolsSection::Snapshot(const WorldInputs& inputs) const {

@@ -30,6 +30,13 @@ inline constexpr std::uint64_t kToolsNoticeCapBytes = 4096;
 std::string RenderToolsNotice(const std::vector<PendingTool>& pending,
                               const std::vector<std::string>& withdrawn);
 
+/// The first line of a native removal notice (`tool_policy: native` on Responses, which has no
+/// removal item): the tools are gone now, not after a compaction.
+inline constexpr std::string_view kToolsRemovedHeader =
+    "The following tools were removed and can no longer be called:";
+/// `<tools>\n` + kToolsRemovedHeader + one `- name` line each + `</tools>`.
+std::string RenderToolsRemovedNotice(const std::vector<std::string>& removed);
+
 class ToolsSection : public WorldStateSection {
  public:
   std::string_view id() const override { return kToolsSectionId; }

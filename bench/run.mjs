@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { ROOT, waitForDist } from './js/dist.mjs';
 import { prefixReuse } from './js/prefix_reuse.mjs';
 import { providerShares } from './js/provider_share.mjs';
+import { nativeShares } from './js/native_share.mjs';
 import { moduleSizes } from './js/sizes.mjs';
 import { checkResults } from './js/checks.mjs';
 import { renderReport } from './js/report.mjs';
@@ -190,6 +191,12 @@ try {
       return seconds;
     }])),
     ['native grep', () => runNativeGrep(nativeBin, results.grep, mode.minTime)],
+    // The same cases through the Embind package and the WASI guest (CPU time, like native's).
+    ...['embind', 'wasi'].map((variant) => [`${variant} grep`, () => {
+      const { value, seconds } = node('grep_hosts.mjs', [`--variant=${variant}`, `--cases=${results.grep.casesFile}`, `--root=${results.grep.root}`]);
+      for (const [name, cpuMs] of Object.entries(value.cases)) (results.grep.cases[name][`${variant}_cpu_ms`] ??= []).push(cpuMs);
+      return seconds;
+    }]),
     ...(results.grep.rg ? [['ripgrep', () => runRipgrep(results.grep, mode.reps)]] : []),
   ];
   for (let round = 0; round < mode.rounds; ++round) {
@@ -207,6 +214,8 @@ try {
   log('P1/P2 done');
   results.providers = await providerShares(mode.scale);
   log('cached share per provider done');
+  results.native = await nativeShares(mode.scale);
+  log('tool_policy native done');
   const env = { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072' }; // freed big blocks leave RSS
   results.memory = {};
   {

@@ -1,19 +1,26 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
 // `npm run fuzz -- --seconds N [--runs M] [--jobs J] [--nice] [--only NAME[,NAME]] [--no-build]
-// [--summary FILE]`: builds the `fuzz` preset (clang-14, -fsanitize=fuzzer,address,undefined;
-// tests/fuzz/CMakeLists.txt) and runs every libFuzzer target in tests/fuzz, J at a time (default
-// 1: one after the other), for N seconds each (default 60; `--runs M` stops a target after M
-// executions) from a build-tree copy of its corpus plus its seeds. Prints, per target, the
-// executions, crashes, time and coverage from libFuzzer's final stats, and writes them to
-// build/fuzz/fuzz-summary.json (or FILE). libFuzzer's own output of each target goes to
+// [--build-dir DIR] [--summary FILE] [--no-record] [--corpus-cap-kb K]`: builds the `fuzz` preset
+// (clang-14, -fsanitize=fuzzer,address,undefined; tests/fuzz/CMakeLists.txt; with --only, just
+// those targets; in DIR instead of build/fuzz with --build-dir) and runs every libFuzzer target in
+// tests/fuzz, J at a time (default 1: one after the other), for N seconds each (default 60;
+// `--runs M` stops a target after M executions) from a build-tree copy of its corpus plus the
+// committed corpus. Prints, per target, the executions, crashes, time and coverage from
+// libFuzzer's final stats, and writes them to build/fuzz/fuzz-summary.json (or FILE).
+// Fuzzing accumulates (unless --no-record): after the runs, each target's corpus is merged into
+// the committed one, tests/fuzz/corpus/<name>/ (corpus_merge.mjs: hand-written seeds kept,
+// libFuzzer's `-merge=1` picks a minimal set of the rest, capped at K KiB, default 1024), and a
+// ledger row per target (date, executions, cumulative executions, new features, corpus size,
+// crashes) is appended to docs/RELIABILITY.md, so executions add up across machines. libFuzzer's own output of each target goes to
 // build/fuzz/logs/<name>.log as it runs (`tail -f` shows a long run's progress). On a shared
 // machine the wall-clock rate says little, so each target's CPU time is sampled from
 // /proc/<pid>/stat every few seconds (Linux; null elsewhere) and reported with the executions per
 // CPU second. Exits 1 when any target crashed (its input is under build/fuzz/tests/fuzz/artifacts/).
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
+import { appendLedgerRows, mergeCorpus } from './fuzz/corpus_merge.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -25,6 +32,8 @@ const runs = opt('runs', undefined);
 const nice = args.includes('--nice');
 const jobs = Number(opt('jobs', '1'));
 const only = opt('only', undefined)?.split(',');
+const record = !args.includes('--no-record');
+const capKb = Number(opt('corpus-cap-kb', '1024'));
 if (!Number.isFinite(seconds) || seconds <= 0) {
   console.error('fuzz: --seconds needs a positive number');
   process.exit(2);
@@ -34,14 +43,13 @@ if (!Number.isInteger(jobs) || jobs < 1) {
   process.exit(2);
 }
 
-const root = new URL('..', import.meta.url).pathname;
-const build = join(root, 'build/fuzz');
-if (!args.includes('--no-build')) {
-  for (const step of [['--preset', 'fuzz'], ['--build', '--preset', 'fuzz']]) {
-    const r = spawnSync('cmake', step, { cwd: root, stdio: 'inherit' });
-    if (r.status !== 0) process.exit(r.status ?? 1);
-  }
+if (!Number.isFinite(capKb) || capKb <= 0) {
+  console.error('fuzz: --corpus-cap-kb needs a positive number');
+  process.exit(2);
 }
+
+const root = new URL('..', import.meta.url).pathname;
+const build = resolvePath(root, opt('build-dir', 'build/fuzz'));
 
 // libFuzzer flags of one target. session: its executions touch ~19 000 features each, and the
 // entropic schedule's per-feature bookkeeping took half of each execution (measured with perf:
@@ -50,6 +58,14 @@ const targetFlags = { session: ['-entropic=0'] };
 
 const names = readdirSync(join(root, 'tests/fuzz')).filter((f) => f.endsWith('_fuzz.cc'))
   .map((f) => f.replace(/_fuzz\.cc$/, '')).filter((n) => !only || only.includes(n)).sort();
+
+if (!args.includes('--no-build')) {
+  const targets = only ? ['--target', ...names.map((n) => `${n}_fuzz`)] : [];
+  for (const step of [['--preset', 'fuzz', '-B', build], ['--build', build, '-j', '2', ...targets]]) {
+    const r = spawnSync('cmake', step, { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  }
+}
 
 // User + system CPU seconds of a running process, from /proc/<pid>/stat (fields 14 and 15, in
 // clock ticks: 100 a second on Linux), or null where there is no /proc.
@@ -62,6 +78,9 @@ function cpuSeconds(pid) {
     return null;
   }
 }
+
+// libFuzzer's line once the corpus is loaded (a non-digit after the count: the line is whole).
+const INITED = /INITED cov: \d+ ft: (\d+)\D/;
 
 function runTarget(name) {
   const exe = join(build, 'tests/fuzz', `${name}_fuzz`);
@@ -77,14 +96,21 @@ function runTarget(name) {
     const started = Date.now();
     const child = spawn(cmd, cmdArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
     let tail = '';
+    let head = '';
     const log = createWriteStream(join(logs, `${name}.log`));
     let cpu = null;
     const sampler = setInterval(() => { cpu = cpuSeconds(child.pid) ?? cpu; }, 2000);
-    child.stderr.setEncoding('utf8').on('data', (d) => { tail = (tail + d).slice(-20000); log.write(d); });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      if (!INITED.test(head)) head = (head + d).slice(-20000);
+      tail = (tail + d).slice(-20000);
+      log.write(d);
+    });
     child.on('close', (code) => {
       clearInterval(sampler);
       log.end();
       const status = [...tail.matchAll(/cov: (\d+) ft: (\d+)/g)].at(-1);
+      // Features found by this run: the last count minus the count once the corpus was loaded.
+      const inited = INITED.exec(head);
       const execs = Number(/stat::number_of_executed_units:\s*(\d+)/.exec(tail)?.[1] ?? NaN);
       // A SIGINT (e.g. ending a long run early) makes libFuzzer print its stats and exit 72:
       // an interrupted run, not a crash.
@@ -93,6 +119,7 @@ function runTarget(name) {
       resolve({ target: name, execs, crashes: crashed ? 1 : 0, seconds: Math.round((Date.now() - started) / 1000),
         execs_per_second: Math.round(execs / Math.max(1, (Date.now() - started) / 1000)), exit: code, interrupted,
         coverage: status ? { edges: Number(status[1]), features: Number(status[2]) } : null,
+        new_features: status && inited ? Math.max(0, Number(status[2]) - Number(inited[1])) : null,
         cpu_seconds: cpu, execs_per_cpu_second: cpu ? Math.round(execs / cpu) : null,
         flags: targetFlags[name] ?? [],
         ...(crashed ? { log_tail: tail.slice(-3000) } : {}) });
@@ -120,5 +147,21 @@ async function lane() {
 }
 await Promise.all(Array.from({ length: Math.min(jobs, names.length) }, lane));
 results.sort((a, b) => a.target.localeCompare(b.target));
+if (record) {
+  for (const r of results) {
+    r.corpus = mergeCorpus({
+      exe: join(build, 'tests/fuzz', `${r.target}_fuzz`), committed: join(root, 'tests/fuzz/corpus', r.target),
+      work: join(build, 'tests/fuzz/corpus', r.target), staging: join(build, 'tests/fuzz/merged', r.target),
+      capBytes: capKb * 1024, flags: targetFlags[r.target] ?? [],
+    });
+    const c = r.corpus;
+    console.log(`${r.target.padEnd(16)} corpus ${c.files} files, ${Math.ceil(c.bytes / 1024)} KiB (+${c.added} -${c.removed}` +
+      `${c.dropped ? `, ${c.dropped} over the cap left out` : ''})`);
+  }
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim() || '?';
+  const ledger = join(root, 'docs/RELIABILITY.md');
+  appendLedgerRows(ledger, results.map((r) => ({ ...r, commit, date: new Date().toISOString().slice(0, 10) })));
+  console.log(`fuzz: corpora merged into tests/fuzz/corpus/, ledger rows appended to docs/RELIABILITY.md`);
+}
 writeFileSync(opt('summary', join(build, 'fuzz-summary.json')), JSON.stringify({ seconds_per_target: seconds, runs_per_target: runs ? Number(runs) : null, jobs, results }, null, 2) + '\n');
 process.exit(results.some((r) => r.crashes) ? 1 : 0);

@@ -88,6 +88,7 @@ function render() {
   const writes = summary.reported_cache_write_tokens === undefined ? ''
     : ` · written: predicted ${fmt(summary.predicted_cache_write_tokens)}, reported ${fmt(summary.reported_cache_write_tokens)}`;
   const cost = summary.cost;
+  const diag = summary.provider_diagnostics;
   $('cache-summary').replaceChildren(
     el('h3', {}, 'Explainer totals (cache_summary)'),
     facts([
@@ -95,6 +96,9 @@ function render() {
       ['prompt reuse', `${pct(summary.reuse_bp)} of all prompt bytes (best possible ${pct(summary.max_reuse_bp)})`],
       ['cached tokens', `predicted ${fmt(summary.predicted_cached_tokens)} · ideal ${fmt(summary.ideal_cached_tokens)} · reported ${fmt(summary.reported_cached_tokens)}${writes}`],
       ['breaks', breaks.length === 0 ? 'none' : breaks.map(([reason, b]) => `${reason} × ${b.count} (${fmt(b.lost_tokens)} tokens lost)`).join('; ')],
+      ...(diag === undefined ? [] : [['provider verdicts (cache_diagnosis)',
+        `${fmt(diag.compared)} compared: ${fmt(diag.agrees)} agree, ${fmt(diag.differs)} differ, ${fmt(diag.unavailable)} unavailable` +
+        (diag.agreement_bp === null ? '' : ` (agreement ${pct(diag.agreement_bp)})`)]]),
       ...(cost === undefined ? [] : [['cost (engine)',
         `${cost.pricing} pricing: input predicted $${cost.predicted_input_usd.toFixed(4)}, reported $${cost.reported.input_usd.toFixed(4)}; ` +
         `with output $${cost.reported.total_usd.toFixed(4)}`]]),

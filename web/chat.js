@@ -168,6 +168,11 @@ export function onEvent(event) {
     case 'warning':
       note(`warning ${event.code}: ${event.message}`, 'warning');
       break;
+    case 'cache_cold':
+      note(`warning cache_cold: idle ${Math.floor(event.idle_ms / 60000)} min past the ${Math.floor(event.cache_ttl_ms / 60000)} min cache TTL; ` +
+        `the next request (~${event.prompt_tokens} tokens) costs ~$${event.cost_usd} cold, $${event.warm_cost_usd} warm` +
+        `${event.prewarm ? '; prewarming first' : ''}`, 'warning');
+      break;
     case 'compaction':
       note(event.phase === 'started'
         ? `compaction started (${event.trigger}, ${event.strategy})`

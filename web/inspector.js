@@ -4,7 +4,10 @@
 // collapsible and pretty-printed); either way compared with the previous request's body in
 // prompt order (body_diff.js), the order the cache-break explainer uses, so the highlight starts
 // where its break says: reused bytes greyed, bytes not reused highlighted, other members plain.
-// Plus the engine's cache_report and, on a break, the explainer's reason in words.
+// Plus the engine's cache_report and, on a break, the explainer's reason in words, and marks for
+// what the body asks of the provider: a native tool change (an `additional_tools` item, an
+// Anthropic system message's tool_addition / tool_removal) and a compaction trigger (in-band, or
+// a server threshold).
 // Selection: the newest request while a turn runs; when the turn ends, the request where it
 // broke the cache (if it did), named by a banner with a link while another request is shown.
 import { elements, promptDiff } from './body_diff.js';
@@ -28,11 +31,62 @@ export const REASONS = {
   item_edited: 'An earlier item changed in place. agentctx never edits history itself, so this points at the host or a resume.',
 };
 
+/** Tool changes and compaction triggers a body carries (docs/tool-changes.md, docs/compaction-timing.md). */
+export function marksOf(text) {
+  const body = parseBody(text);
+  if (body === null || typeof body !== 'object') return [];
+  const marks = [];
+  const names = (tools) => (tools ?? []).map((t) => t.name ?? t.definition?.name ?? t.tool?.name ?? t.type).join(', ');
+  for (const item of Array.isArray(body.input) ? body.input : []) {
+    if (item.type === 'additional_tools') marks.push(['native-tool-change', `Native tool change: additional_tools item (${names(item.tools)}); the tools array is untouched, so the cache holds.`]);
+    // Responses has no removal item: native removals are this appended notice (docs/tool-changes.md).
+    const text = item.type === 'message' && item.role === 'developer' ? item.content?.[0]?.text ?? '' : '';
+    if (text.startsWith('<tools>\nThe following tools were removed and can no longer be called:')) {
+      marks.push(['native-tool-change', `Native tool change: removal notice (${text.split('\n- ').slice(1).join(', ').replace('\n</tools>', '')}); the tools array is untouched, so the cache holds.`]);
+    }
+  }
+  for (const m of Array.isArray(body.messages) ? body.messages : []) {
+    if (m.role !== 'system' || !Array.isArray(m.content)) continue;
+    for (const b of m.content) {
+      if (b.type === 'tool_addition' || b.type === 'tool_removal') {
+        marks.push(['native-tool-change', `Native tool change: system message ${b.type} (${names([b.tool])}); the tools array is untouched, so the cache holds.`]);
+      }
+    }
+  }
+  if (body.input?.at?.(-1)?.type === 'compaction_trigger' || body.compaction?.type === 'summarize') {
+    marks.push(['compaction-trigger', 'Compaction trigger: this request asks the provider to compact in-band, on the previous request\'s prefix (read from the cache).']);
+  }
+  const thresholds = [...(Array.isArray(body.context_management) ? body.context_management : []), ...(body.context_management?.edits ?? [])]
+    .filter((e) => e.type === 'compaction' || e.type === 'compact_20260112');
+  for (const e of thresholds) {
+    marks.push(['compaction-trigger', `Compaction threshold: the provider compacts past ${fmt(e.compact_threshold ?? e.trigger?.value)} input tokens (${e.type}).`]);
+  }
+  return marks;
+}
+
+/** The marks of app.requests[index] minus the tool changes an earlier request already carried. */
+function newMarks(index) {
+  const request = app.requests[index];
+  const before = app.requests.slice(0, index).findLast((r) => r.id !== request.id);
+  const seen = new Map();
+  for (const [kind, text] of before ? marksOf(before.body) : []) {
+    if (kind === 'native-tool-change') seen.set(text, (seen.get(text) ?? 0) + 1);
+  }
+  return marksOf(request.body).filter(([kind, text]) => {
+    const n = seen.get(text) ?? 0;
+    if (kind !== 'native-tool-change' || n === 0) return true;
+    seen.set(text, n - 1);
+    return false;
+  });
+}
+
 function option(request, index) {
   const r = request.report;
   const tag = r === null ? '' : r.break ? ` — break: ${r.break.reason}` : ` — reuse ${pct(r.reuse_bp)}`;
   const attempt = request.attempt > 1 ? ` (attempt ${request.attempt})` : '';
-  return el('option', { value: String(index) }, `${request.id}${attempt} · ${request.purpose}${tag}`);
+  const kinds = new Set(newMarks(index).map(([kind]) => kind));
+  const marked = `${kinds.has('native-tool-change') ? ' · tool change' : ''}${kinds.has('compaction-trigger') ? ' · compaction trigger' : ''}`;
+  return el('option', { value: String(index) }, `${request.id}${attempt} · ${request.purpose}${tag}${marked}`);
 }
 
 function renderList() {
@@ -60,6 +114,10 @@ function renderReport(request, index) {
     ['cached tokens', `predicted ${fmt(r.predicted_cached_tokens)} · ideal ${fmt(r.ideal_cached_tokens)}${usage ? ` · reported ${fmt(usage.cached_tokens)} of ${fmt(usage.input_tokens)}` : ''}`],
   ];
   const parts = [facts(rows)];
+  const marks = newMarks(index);
+  if (marks.length > 0) {
+    parts.push(el('ul', { class: 'marks' }, marks.map(([kind, text]) => el('li', { class: `mark ${kind}`, dataset: { mark: kind } }, text))));
+  }
   if (r.break) {
     const b = r.break;
     const where = b.item_index !== undefined ? `item ${b.item_index} (${b.section})` : b.section;

@@ -30,7 +30,13 @@ function deltaFor(name) {
     case 'provider': return { provider: f.provider.value };
     case 'builtin_tools': return { builtin_tools: f.builtin_tools.checked };
     case 'mcp': return { tools: f.mcp.checked ? app.tracker.tools() : [] };
-    case 'tool_policy': return { tool_policy: f.tool_policy.value };
+    // native: the in-page mock has the channel when the config turns it on (docs/tool-changes.md)
+    case 'tool_policy': return f.tool_policy.value === 'native'
+      ? { tool_policy: 'native', provider_features: { tool_changes: true } } : { tool_policy: f.tool_policy.value };
+    // inband / server: the provider compacts (docs/compaction-timing.md); local where it cannot
+    case 'compaction': return ['inband', 'server'].includes(f.compaction.value)
+      ? { compaction: { strategy: f.compaction.value }, provider_features: { inband_compaction: true } }
+      : { compaction: { strategy: f.compaction.value } };
     default: return null;
   }
 }
@@ -54,11 +60,12 @@ function fill() {
   f.builtin_tools.checked = c.builtin_tools !== false;
   f.mcp.checked = (c.tools ?? []).some((t) => t.server === 'tracker');
   f.tool_policy.value = c.tool_policy ?? 'apply';
+  f.compaction.value = c.compaction?.strategy ?? 'local';
 }
 
 /** Each enum select offers exactly the engine's values. */
 function fillChoices() {
-  const choices = { sandbox: ENUM_VALUES.SandboxMode, approval: ENUM_VALUES.ApprovalPolicy, trust: ENUM_VALUES.Trust };
+  const choices = { sandbox: ENUM_VALUES.SandboxMode, approval: ENUM_VALUES.ApprovalPolicy, trust: ENUM_VALUES.Trust, compaction: ENUM_VALUES.CompactionStrategy };
   for (const [name, values] of Object.entries(choices)) {
     form.elements[name].replaceChildren(...values.map((v) => new Option(v, v)));
   }

@@ -117,7 +117,8 @@ export async function attachTracker(app, note) {
     const policy = app.config?.tool_policy ?? 'apply';
     note(`tracker: tools/list_changed (${parts.join(', ')}) became one update of tools; ` +
       (policy === 'defer' ? 'defer: the model is told now, the tools array stays frozen until the next compaction'
-        : 'apply: the next request advertises the new array (its prefix cache stops at the tools)'));
+        : policy === 'native' ? 'native: the next request appends the change through the provider (additional_tools / tool_addition), the tools array stays frozen'
+          : 'apply: the next request advertises the new array (its prefix cache stops at the tools)'));
   };
   return {
     tools: () => set.sessionTools(),

@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DIST = join(ROOT, 'wasm', 'dist');
+// AGENTCTX_DIST: another assembled package (a private build), for a single script's run.
+export const DIST = process.env.AGENTCTX_DIST ?? join(ROOT, 'wasm', 'dist');
 export const REQUIRED = ['index.node.js', 'agentctx.mjs', 'agentctx.wasm', 'wasi/guest.js', 'wasi/agentctx.wasm'];
 
 /** A file URL inside wasm/dist. */

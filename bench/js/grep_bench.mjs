@@ -42,7 +42,7 @@ export function prepareGrep(work, smoke) {
     cases[c.name] = { pattern: c.pattern, corpus: c.corpus, native_ms: [], native_cpu_ms: [], rg_ms: [] };
   }
   return {
-    rg: rgVersion(), file_bytes: corpus.file_bytes, tree_bytes: corpus.tree_bytes, tree_files: corpus.tree_files,
+    rg: rgVersion(), root: corpus.dir, file_bytes: corpus.file_bytes, tree_bytes: corpus.tree_bytes, tree_files: corpus.tree_files,
     casesFile: corpus.casesFile, paths: Object.fromEntries(corpus.cases.map((c) => [c.name, c.path])), cases,
   };
 }
@@ -135,7 +135,10 @@ export function grepProblems(grep, rounds) {
 
 /** Medians of a case. */
 export function grepPoint(c) {
-  return { ms: median(c.native_ms), cpu: median(c.native_cpu_ms), rg: median(c.rg_ms) };
+  return {
+    ms: median(c.native_ms), cpu: median(c.native_cpu_ms), rg: median(c.rg_ms),
+    embind_cpu: median(c.embind_cpu_ms), wasi_cpu: median(c.wasi_cpu_ms),
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

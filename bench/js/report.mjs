@@ -162,6 +162,30 @@ export function providerSection(r) {
   return out;
 }
 
+export function nativeSection(r) {
+  const x = r.native;
+  if (!x) return [];
+  const names = { responses: 'Responses (`additional_tools`)', anthropic: 'Anthropic Messages (`tool_addition` in a system message)' };
+  const out = [
+    '## Tool additions under `tool_policy: native`',
+    '',
+    `The same ${x.requests}-request session with \`tool_policy: native\` from the start (both tool additions, requests ${x.additions.join(' and ')},`,
+    'go through the provider\'s own channel; `provider_features.tool_changes` on). P1 from the engine\'s `cache_report`',
+    '(shared prefix ÷ the previous prompt) over every non-compaction request; the compaction request and the first one after it',
+    're-base the history by design and are not counted. Deterministic: `node bench/js/native_share.mjs` alone gives the same table.',
+    '',
+    '| provider | P1 (non-compaction requests) | requests below | at the additions | native item sent | top-level tools unchanged |',
+    '|---|---:|---:|---|---|---|',
+  ];
+  for (const [k, p] of Object.entries(x.providers)) {
+    out.push(`| ${names[k] ?? k} | **${pct(p.p1, 2)}** | ${p.below.length} of ${p.counted} | ` +
+      `${p.additions.map((a) => `#${a.n}: ${pct(a.p1, 2)}`).join(', ')} | ${p.additions.every((a) => a.native_item) ? 'yes' : 'no'} | ` +
+      `${p.additions.every((a) => a.tools_frozen) ? 'yes' : 'no'} |`);
+  }
+  out.push('');
+  return out;
+}
+
 function resumeSection(r) {
   const rb = r.resume.rollout;
   const out = [
@@ -283,6 +307,22 @@ export function grepSection(r) {
     out.push(`| ${name} | ${c.corpus} | ${code(c.pattern)} | ${ms(p.ms)} | ${ms(p.cpu)} | ${ms(p.rg)} | ${ratio(p.ms / p.rg)} | ${lines} | ${same} | ${p.ms <= target ? 'met' : '**missed**'} |`);
   }
   out.push('');
+  const hosts = Object.entries(g.cases).map(([name, c]) => ({ name, corpus: c.corpus, ...grepPoint(c) }));
+  if (hosts.some((h) => Number.isFinite(h.embind_cpu) || Number.isFinite(h.wasi_cpu))) {
+    const within = (v) => (Number.isFinite(v) ? (v <= 3 ? 'yes' : '**no**') : '–');
+    out.push('In wasm (`bench/js/grep_hosts.mjs`): the same cases as one `grep` call each, delivered to a session of the',
+      'Embind package (over `createNodeFileSystem`) and of the WASI guest (the corpus preopened); CPU time of that',
+      '`deliver` less the same call grepping an empty directory, against native CPU time. Target: within 3× of native.',
+      '',
+      '| case | corpus | native CPU ms | Embind CPU ms | WASI CPU ms | Embind ÷ native | WASI ÷ native | within 3× |',
+      '|---|---|---:|---:|---:|---:|---:|---|');
+    for (const h of hosts) {
+      const e = h.embind_cpu / h.cpu;
+      const w = h.wasi_cpu / h.cpu;
+      out.push(`| ${h.name} | ${h.corpus} | ${ms(h.cpu)} | ${ms(h.embind_cpu)} | ${ms(h.wasi_cpu)} | ${ratio(e)} | ${ratio(w)} | ${within(Math.max(e, w))} |`);
+    }
+    out.push('');
+  }
   return out;
 }
 
@@ -343,6 +383,7 @@ export function renderReport(results) {
     ...toolLoopSection(results),
     ...prefixSection(results),
     ...providerSection(results),
+    ...nativeSection(results),
     ...resumeSection(results),
     ...memorySection(results),
     ...sizesSection(results),

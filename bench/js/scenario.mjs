@@ -84,7 +84,9 @@ const encoder = new TextEncoder();
 /**
  * agentctx through the package (Embind): every request's body, purpose and cache_report.
  * `options.config` is merged into the script's config (e.g. `{provider: 'chat'}`) and
- * `options.adaptSse` turns each canned Responses answer into that provider's stream.
+ * `options.adaptSse` turns each canned Responses answer into that provider's stream;
+ * `options.answerCompaction(request)` (optional) answers the compaction request instead of the
+ * canned summary: `{sse}` for a streamed answer, `{body}` for `responses/compact`.
  */
 export async function runAgentctx(onRequest, s = SCENARIO, options = {}) {
   const adapt = options.adaptSse ?? ((sse) => sse);
@@ -114,7 +116,15 @@ export async function runAgentctx(onRequest, s = SCENARIO, options = {}) {
     apply(turn.before);
     if (turn.compact) {
       const req = record(session.call('compact', { now_ms: now }));
-      deliver(req, messageSse(n, SUMMARY));
+      const own = options.answerCompaction?.(req, now);
+      if (own?.body !== undefined) {
+        session.call('deliver', { delivery: { type: 'model_response', request_id: req.id, body: own.body }, now_ms: now });
+      } else if (own?.sse !== undefined) {
+        session.call('deliver', { delivery: { type: 'model_events', request_id: req.id, sse: encoder.encode(own.sse) }, now_ms: now });
+        session.call('deliver', { delivery: { type: 'model_events', request_id: req.id, end: true }, now_ms: now });
+      } else {
+        deliver(req, messageSse(n, SUMMARY));
+      }
       continue;
     }
     let req = record(session.call('submit', { text: `Turn ${t + 1}: fetch the next pages of data.`, now_ms: now }));

@@ -46,7 +46,9 @@ function describeChange(change: McpToolsChange, policy: string): string {
     ...change.added.map((n) => `+${n}`), ...change.removed.map((n) => `-${n}`), ...change.changed.map((n) => `~${n}`),
   ];
   const when = policy === 'defer' ? 'tool_policy defer: the model is told now and can call them after the next compaction'
-    : policy === 'apply' ? 'tool_policy apply: the next request advertises them' : `tool_policy ${policy}`;
+    : policy === 'apply' ? 'tool_policy apply: the next request advertises them'
+    : policy === 'native' ? 'tool_policy native: the next request appends them through the provider (defer where it cannot)'
+    : `tool_policy ${policy}`;
   return `MCP tools changed (${parts.join(', ')}); ${when}`;
 }
 
@@ -133,15 +135,17 @@ function noAnswerReason(scripted: boolean): string | undefined {
 
 /**
  * The session's MCP servers, started, with their tools put into `config` (undefined without
- * servers). A session with servers keeps the advertised tools frozen by default (`defer`); a
- * policy the config names is passed through as it is.
+ * servers). A session with servers keeps the advertised tools frozen by default: `native` (a
+ * list change reaches the model at the next step through the provider's own channel, and acts as
+ * `defer` where the provider or endpoint has none), `defer` on Chat Completions, which has no
+ * channel at all; a policy the config names is passed through as it is.
  */
 export async function sessionMcp(
   servers: readonly McpServerEntry[], config: JsonObject,
   o: { output: EffectOutput; clock: Clock; scripted: boolean },
 ): Promise<McpHost | undefined> {
   if (servers.length === 0) return undefined;
-  if (config['tool_policy'] === undefined) config['tool_policy'] = 'defer';
+  if (config['tool_policy'] === undefined) config['tool_policy'] = config['provider'] === 'chat' ? 'defer' : 'native';
   const reason = noAnswerReason(o.scripted);
   const mcp = await startMcp(servers, {
     output: o.output, clock: o.clock,

@@ -2,12 +2,15 @@
 // The CLI commands that open no session: `replay` (rollout.inspect on the engine handle, the
 // rollout crossing as an attachment, never escaped into the JSON; --dump-requests writes each
 // reconstructed request) and `serve-mock` (the mock model over HTTP on 127.0.0.1 until SIGINT or
-// SIGTERM). cli.ts validates the flags; everything here assumes they are well-formed.
+// SIGTERM, which end it at once: the guest answers in a worker thread, mock_worker.ts, so a long
+// answer never holds the signal). cli.ts validates the flags; everything here assumes they are
+// well-formed.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CliOptions, GuestLoader } from './commands.js';
 import { HostInputError } from './config.js';
 import { EngineError } from './driver.js';
+import { MockGuestWorker } from './mock_worker.js';
 import { parseMockClock, startMockServer } from './serve_mock.js';
 
 function stderr(line: string): void {
@@ -62,18 +65,26 @@ function writeRequestDump(dir: string, dump: RequestDump): void {
   }
 }
 
-export async function serveMockCommand(args: string[], o: CliOptions, load: GuestLoader): Promise<number> {
+export async function serveMockCommand(args: string[], o: CliOptions, _load: GuestLoader): Promise<number> {
   if (args.length > 0) throw new HostInputError(`serve-mock takes no arguments, got '${args[0]}'`);
   const clock = parseMockClock(o.clock);
   if (clock === undefined) throw new HostInputError(`--clock ${o.clock ?? ''}: expected wall or step:<ms>`);
-  const guest = await load();
-  const server = await startMockServer({ guest, port: o.port, clock, log: (line) => stderr(`agentctx serve-mock: ${line}`) });
+  const guest = await MockGuestWorker.start(clock);
+  let server;
+  try {
+    server = await startMockServer({
+      answer: (request) => guest.answer(request), port: o.port, clock, log: (line) => stderr(`agentctx serve-mock: ${line}`),
+    });
+  } catch (e) {
+    await guest.terminate();
+    throw e;
+  }
   process.stdout.write(`agentctx serve-mock: listening on ${server.url}\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      void server.close().then(resolve);
+      void Promise.all([server.close(), guest.terminate()]).then(() => resolve());
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

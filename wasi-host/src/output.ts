@@ -129,6 +129,15 @@ export class HumanOutput implements EffectOutput {
       case 'warning':
         this.#note(`agentctx: warning: ${String(event['code'])}: ${String(event['message'])}`);
         break;
+      case 'cache_cold': {
+        // Before the first request of a resumed session (or a turn after an idle gap).
+        const minutes = Math.floor(Number(event['idle_ms']) / 60000);
+        const ttl = Math.floor(Number(event['cache_ttl_ms']) / 60000);
+        this.#note(`agentctx: warning: cache_cold: idle ${minutes} min (cache TTL ${ttl} min); the next request ` +
+          `(~${String(event['prompt_tokens'])} prompt tokens) costs ~$${String(event['cost_usd'])} cold, ` +
+          `$${String(event['warm_cost_usd'])} warm${event['prewarm'] === true ? '; prewarming first' : ''}`);
+        break;
+      }
       case 'compaction':
         if (event['phase'] === 'completed') {
           this.#note(`• compacted (${String(event['trigger'])}): ${String(event['tokens_before'])} -> ${String(event['tokens_after'])} tokens`);

@@ -19,8 +19,9 @@
 //  - The request body goes to the mock byte for byte (its ids hash those bytes).
 //  - Clock: wall clock, or `step:<ms>` = 0, ms, 2·ms, … per request.
 //  - Logs one line per request (method, path, status, bytes) to the log writer; never headers.
-//  - Bounded work, so one client never stalls the others for long (each request is answered
-//    synchronously by the guest): the mock's work is linear in the request's items, and a body
+//  - Bounded work, so one client never stalls the others for long (the guest answers one
+//    request at a time; the CLI runs answerMockRequest in a worker thread, mock_worker.ts, so
+//    the server's thread and Ctrl-C are never held by it): the mock's work is linear in the request's items, and a body
 //    with more than MAX_MOCK_INPUT_ITEMS items and content parts gets 413 `too_many_items`
 //    without reaching the guest. Request bodies held in memory at once (being received or
 //    answered) stay under a budget, MAX_IN_FLIGHT_BYTES: a body that would pass it gets 503
@@ -29,7 +30,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HostInputError } from './config.js';
-import type { WasiGuest } from './guest.js';
+import type { CallResult } from './guest.js';
 
 export type MockClock = { kind: 'wall' } | { kind: 'step'; stepMs: number };
 
@@ -129,8 +130,78 @@ export function anthropicErrorBody(status: number, message: string): string {
   return JSON.stringify({ type: 'error', error: { type, message } });
 }
 
+/** The guest that answers `mock.respond` (a WasiGuest). */
+export interface MockGuest {
+  callResult(handle: number, method: string, inputJson: string): CallResult;
+}
+
+/** One complete POST body on a route of ROUTES (the path that named it). */
+export interface MockRequest {
+  path: string;
+  body: Uint8Array;
+}
+
+/** The HTTP answer to a MockRequest. */
+export interface MockAnswer {
+  status: number;
+  type: string;
+  body: string;
+}
+
+/** The clock of `--clock`: the `now_ms` of each request that reaches the guest. */
+export function mockClockReader(clock: MockClock): () => number {
+  let requests = 0;
+  return () => (clock.kind === 'wall' ? Date.now() : clock.stepMs * requests++);
+}
+
+/**
+ * Answers one complete body: parse and check it, then `mock.respond`. Synchronous and
+ * CPU-bound (JSON parsing and the guest's work grow with the body), so the CLI runs it in a
+ * worker thread (mock_worker.ts) and the server's own thread only moves bytes.
+ */
+export function answerMockRequest(guest: MockGuest, now: () => number, request: MockRequest): MockAnswer {
+  const route = ROUTES[request.path] as { endpoint: string; type: string };
+  const anthropic = route.endpoint === 'messages';
+  const json = (status: number, body: string): MockAnswer => ({ status, type: 'application/json', body });
+  const jsonError = (status: number, code: string, message: string): MockAnswer =>
+    json(status, anthropic ? anthropicErrorBody(status, message) : apiErrorBody(status, code, message));
+  const bytes = request.body;
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
+  let parsedBody: unknown;
+  try {
+    parsedBody = JSON.parse(body);
+  } catch (e) {
+    return jsonError(400, 'invalid_json', `request body is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (typeof parsedBody !== 'object' || parsedBody === null || Array.isArray(parsedBody)) {
+    return jsonError(400, 'invalid_json', 'request body must be a JSON object');
+  }
+  const missing = missingConversation(route.endpoint, parsedBody, anthropic);
+  if (missing !== null) return json(400, missing);
+  const items = mockItemCount(parsedBody);
+  if (items > MAX_MOCK_INPUT_ITEMS) return jsonError(413, 'too_many_items', tooManyItems(items));
+  const input = JSON.stringify({ endpoint: route.endpoint, body, now_ms: now() });
+  const { ok, envelope } = guest.callResult(0, 'mock.respond', input);
+  const parsed = JSON.parse(envelope) as {
+    value?: { body?: string }; error?: { code?: string; message?: string; details?: { limit?: string } };
+  };
+  if (!ok || typeof parsed.value?.body !== 'string') {
+    // The guest's own item limit (the same as MAX_MOCK_INPUT_ITEMS, counted the same way).
+    if (parsed.error?.details?.limit !== undefined) {
+      return jsonError(413, 'too_many_items', parsed.error.message ?? 'too many items');
+    }
+    const code = parsed.error?.code ?? 'internal';
+    return jsonError(code === 'invalid_json' || code === 'invalid_input' ? 400 : 500, code, parsed.error?.message ?? 'no message');
+  }
+  const streaming = (parsedBody as { stream?: unknown }).stream === true;
+  return { status: 200, type: route.type === SSE && !streaming ? 'application/json' : route.type, body: parsed.value.body };
+}
+
 export interface MockServerOptions {
-  guest: WasiGuest;
+  /** Answers in this thread (tests, embedders); the CLI passes `answer` instead. */
+  guest?: MockGuest;
+  /** Answers a complete body elsewhere (the CLI's worker thread); wins over `guest`. */
+  answer?: (request: MockRequest) => Promise<MockAnswer>;
   port: number;
   clock: MockClock;
   log?: (line: string) => void;
@@ -147,9 +218,12 @@ export interface MockServer {
 }
 
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
-  let requests = 0;
-  const now = (): number =>
-    options.clock.kind === 'wall' ? Date.now() : options.clock.stepMs * requests++;
+  const now = mockClockReader(options.clock);
+  const guest = options.guest;
+  const respond = options.answer ?? (async (request: MockRequest): Promise<MockAnswer> => {
+    if (guest === undefined) throw new Error('startMockServer needs a guest or an answer function');
+    return answerMockRequest(guest, now, request);
+  });
   const send = (res: ServerResponse, status: number, type: string, body: string): number => {
     const bytes = Buffer.from(body, 'utf8');
     res.writeHead(status, { 'content-type': type, 'content-length': bytes.length, 'cache-control': 'no-store' });
@@ -208,35 +282,8 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       }
       chunks.push(chunk as Buffer);
     }
-    const body = Buffer.concat(chunks).toString('utf8');
-    let request: unknown;
-    try {
-      request = JSON.parse(body);
-    } catch (e) {
-      return jsonError(res, 400, 'invalid_json', `request body is not JSON: ${e instanceof Error ? e.message : String(e)}`, anthropic);
-    }
-    if (typeof request !== 'object' || request === null || Array.isArray(request)) {
-      return jsonError(res, 400, 'invalid_json', 'request body must be a JSON object', anthropic);
-    }
-    const missing = missingConversation(route.endpoint, request, anthropic);
-    if (missing !== null) return send(res, 400, 'application/json', missing);
-    const items = mockItemCount(request);
-    if (items > MAX_MOCK_INPUT_ITEMS) return jsonError(res, 413, 'too_many_items', tooManyItems(items), anthropic);
-    const input = JSON.stringify({ endpoint: route.endpoint, body, now_ms: now() });
-    const { ok, envelope } = options.guest.callResult(0, 'mock.respond', input);
-    const parsed = JSON.parse(envelope) as {
-      value?: { body?: string }; error?: { code?: string; message?: string; details?: { limit?: string } };
-    };
-    if (!ok || typeof parsed.value?.body !== 'string') {
-      // The guest's own item limit (the same as MAX_MOCK_INPUT_ITEMS, counted the same way).
-      if (parsed.error?.details?.limit !== undefined) {
-        return jsonError(res, 413, 'too_many_items', parsed.error.message ?? 'too many items', anthropic);
-      }
-      const code = parsed.error?.code ?? 'internal';
-      return jsonError(res, code === 'invalid_json' || code === 'invalid_input' ? 400 : 500, code, parsed.error?.message ?? 'no message', anthropic);
-    }
-    const streaming = typeof request === 'object' && request !== null && (request as { stream?: unknown }).stream === true;
-    return send(res, 200, route.type === SSE && !streaming ? 'application/json' : route.type, parsed.value.body);
+    const answered = await respond({ path, body: Buffer.concat(chunks) });
+    return send(res, answered.status, answered.type, answered.body);
   };
 
   const server = createServer((req, res) => {

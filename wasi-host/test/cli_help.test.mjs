@@ -9,12 +9,13 @@
 //    sending it to the model, and sends //text as /text;
 //  - serve-mock: a port in use is a usage error naming --port; a request without its
 //    conversation gets the API's own 400; GET /v1/models lists the mock models; Ctrl-C stops it
-//    at once;
+//    at once, with a keep-alive connection open or a large request being answered;
 //  - the replay table groups numbers by thousands, its top misses fit 100 columns, a rollout
 //    without usage has no cost, and one repeated line is "1 repeated line".
 import { test, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -190,6 +191,36 @@ describe('serve-mock', () => {
       child.kill('SIGKILL');
     }
   });
+
+  test('Ctrl-C ends serve-mock at once while a large request is being answered', async () => {
+    // 32 000 call/output pairs (64 001 items, under the item limit): parsing and answering take
+    // seconds, which the server's thread used to spend before it could see the signal.
+    const input = [{ role: 'user', content: 'read them all' }];
+    for (let i = 0; i < 32000; i++) {
+      input.push({ type: 'function_call', name: 'read_file', call_id: `call_${i}`, arguments: JSON.stringify({ path: `/f${i}` }) });
+      input.push({ type: 'function_call_output', call_id: `call_${i}`, output: 'L1: x\nL2: y' });
+    }
+    const body = JSON.stringify({ model: 'mock', input, stream: true });
+    const { child, url } = await serveMock(0);
+    try {
+      const { port } = new URL(url);
+      const answered = new Promise((resolve) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/responses', method: 'POST', headers: { 'content-length': Buffer.byteLength(body) } });
+        req.on('response', (res) => resolve(`answered ${res.statusCode}`));
+        req.on('error', (e) => resolve(`connection ended: ${e.code}`));
+        req.end(body, () => setTimeout(() => resolve('sent'), 100)); // the whole body is with the server
+      });
+      assert.equal(await answered, 'sent');
+      const started = Date.now();
+      const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+      child.kill('SIGINT');
+      const { code } = await exited;
+      assert.ok(Date.now() - started < 1000, `exited after ${Date.now() - started} ms`);
+      assert.equal(code, 0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, { timeout: 60000 });
 });
 
 describe('the replay table', () => {

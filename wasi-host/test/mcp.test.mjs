@@ -129,17 +129,29 @@ test('on a terminal the REPL asks once: "a" (always) is an answer, never a messa
   assert.ok(!out.text.includes('"role":"user","content":[{"type":"input_text","text":"a"}]'), 'the answer was not sent to the model');
 });
 
-test('a tool added on demand: one update between steps; defer keeps every request a byte extension, apply advertises it', async () => {
+test('a tool added on demand: one update between steps; native (acting as defer on a model without the channel) keeps every request a byte extension, apply advertises it', async () => {
   const script = [call('mcp__fixture__add_tool', { name: 'later' }), { submit: 'hello' }];
   const config = (extra) => ({ mcp_servers: { fixture: fixtureServer({ approved_tools: ['add_tool'] }) }, ...extra });
   const deferred = await session({ script, config: config({}) });
   assert.equal(deferred.r.code, 0, deferred.r.stderr);
   assert.deepEqual(hostRecords(deferred.lines, 'mcp_tools_changed').map(({ added, removed, changed, tool_policy }) => ({ added, removed, changed, tool_policy })),
-    [{ added: ['mcp__fixture__later'], removed: [], changed: [], tool_policy: 'defer' }]);
+    [{ added: ['mcp__fixture__later'], removed: [], changed: [], tool_policy: 'native' }]);
   assert.equal(deferred.bodies.length, 3);
   assertExtends(deferred.bodies);
   assert.ok(!toolsOf(deferred.bodies[2]).includes('mcp__fixture__later'));
   assert.ok(deferred.bodies[1].includes('will become callable after the next context compaction:\\n- mcp__fixture__later: Added on request (later).'));
+
+  // With the endpoint's in-conversation tool changes on, the change goes through the channel:
+  // the frozen array, an `additional_tools` item appended, and the mock calls the tool at once.
+  const native = await session({
+    script: [call('mcp__fixture__add_tool', { name: 'later' }), call('mcp__fixture__later')],
+    config: config({ provider_features: { tool_changes: true } }),
+  });
+  assert.equal(native.r.code, 0, native.r.stderr);
+  assertExtends(native.bodies);
+  assert.ok(!toolsOf(native.bodies.at(-1)).includes('mcp__fixture__later'), 'the tools array stays frozen');
+  assert.ok(native.bodies[1].includes('{"type":"additional_tools","role":"developer","tools":[{"type":"function","name":"mcp__fixture__later"'), native.bodies[1]);
+  assert.ok(native.bodies.at(-1).includes('"name":"mcp__fixture__later","arguments"'), 'the added tool was called in the turn that asked');
 
   const applied = await session({ script, config: config({ tool_policy: 'apply' }) });
   assert.equal(applied.r.code, 0, applied.r.stderr);

@@ -66,7 +66,7 @@ describe('the openai SDK on /v1/chat/completions', () => {
       messages: [{ role: 'user', content: 'Read src/main.rs' }, r.choices[0].message,
         { role: 'tool', tool_call_id: call.id, content: 'L1: fn main() {}' }],
     });
-    assert.equal(after.choices[0].message.content, 'Read src/main.rs: 1 lines.');
+    assert.equal(after.choices[0].message.content, 'Read src/main.rs: 1 line.');
   });
 });
 

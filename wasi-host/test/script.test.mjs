@@ -71,7 +71,7 @@ describe('a scripted session', () => {
     ].join('\n') + '\n');
     const r = await runCli(['run', '--script', file, '--workspace', ws, '--home', home], { cwd: ws });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, 'Read docs/guide.md: 2 lines.\nRead lib.rs: 1 lines.\nread_file failed: not_found: /workspace/docs/guide.md\n');
+    assert.equal(r.stdout, 'Read docs/guide.md: 2 lines.\nRead lib.rs: 1 line.\nread_file failed: not_found: /workspace/docs/guide.md\n');
     assert.equal(existsSync(join(ws, 'docs')), false);
     const [rollout] = listFiles(join(home, 'sessions')).map((f) => join(home, 'sessions', f));
     const lines = readJsonl(rollout);

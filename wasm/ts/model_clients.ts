@@ -249,6 +249,7 @@ function httpModelClient(flavor: HttpFlavor, options: OpenAIResponsesClientOptio
         progress();
         const headers: Record<string, string> = {
           ...extra,
+          ...(request.headers ?? {}),
           'Content-Type': 'application/json',
           Accept: streaming ? 'text/event-stream' : 'application/json',
         };

@@ -196,10 +196,40 @@ export interface CompactionEvent {
 }
 export interface InstructionsLoadedEvent { type: 'instructions_loaded'; sources: string[]; generation: number }
 export interface WarningEvent { type: 'warning'; code: WarningCode | (string & {}); message: string }
+/** The provider's own cache verdict beside the engine's reason (provider feature `cache_diagnostics`). */
+export interface CacheDiagnosisEvent {
+  type: 'cache_diagnosis';
+  request_id: string;
+  /** The provider's diagnostics object, verbatim. */
+  provider: unknown;
+  provider_reason: string;
+  engine_reason: string | null;
+  verdict: 'agrees' | 'differs' | 'unavailable';
+}
+/** The cache has outlived its TTL: the next request's input cost, cold and warm. */
+export interface CacheColdEvent {
+  type: 'cache_cold';
+  trigger: 'resume' | 'turn_start';
+  idle_ms: number;
+  cache_ttl_ms: number;
+  prompt_tokens: number;
+  cost_usd: number;
+  warm_cost_usd: number;
+  prewarm: boolean;
+}
+/** The provider cleared earlier tool uses (Anthropic context editing). */
+export interface ContextEditEvent {
+  type: 'context_edit';
+  request_id: string;
+  cleared_tool_uses: number;
+  cleared_input_tokens: number;
+  lost_tokens: number;
+}
 
 export type AgentctxEvent =
   | TurnStartedEvent | ItemDoneEvent | TextDeltaEvent | ReasoningDeltaEvent | TokenUsageEvent
-  | CacheReportEvent | CompactionEvent | InstructionsLoadedEvent | WarningEvent;
+  | CacheReportEvent | CompactionEvent | InstructionsLoadedEvent | WarningEvent
+  | CacheDiagnosisEvent | CacheColdEvent | ContextEditEvent;
 
 // ---------------------------------------------------------------------------------------------
 // Effects, in their fixed order (docs/protocol.md): persist, events, error, tool_calls,
@@ -209,7 +239,8 @@ export interface ModelRequestEffect {
   type: 'model_request';
   /** `req-<n>`; a retry keeps the id and increments `attempt`. */
   id: string;
-  purpose: 'turn' | 'compact';
+  /** `prewarm`: a request that only writes the provider's cache (its answer adds no items). */
+  purpose: 'turn' | 'compact' | 'prewarm';
   /** POST `{base}/<endpoint>`: SSE for every endpoint but `responses/compact` (JSON). */
   endpoint: 'responses' | 'responses/compact' | 'chat/completions' | 'messages';
   attempt: number;
@@ -217,6 +248,8 @@ export interface ModelRequestEffect {
   body: Uint8Array;
   /** The same body as text, decoded on first use (not enumerable). */
   readonly bodyText: string;
+  /** HTTP headers the body needs besides the host's own (e.g. `anthropic-beta`); absent when none. */
+  headers?: Readonly<Record<string, string>>;
 }
 export interface ToolCallEffect {
   type: 'tool_call';

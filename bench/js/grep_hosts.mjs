@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// The grep cases of grep_bench.mjs run through the two wasm builds, to compare with native:
+//  - Embind: the npm package in Node over createNodeFileSystem(corpus dir) (files read by node:fs
+//    through the JS FileSystem bridge);
+//  - WASI: wasm/dist/wasi/guest.js with the corpus dir preopened as /workspace (files read by
+//    the guest through WASI, behind the host's sandbox checks).
+// Each case is one model answer with a `grep` function call, delivered to a session; the built-in
+// tool runs inside that `deliver` call, which also records the output and renders the next
+// request. That overhead is measured the same way with a grep over an empty directory and
+// subtracted (the "baseline"), so the figures compare with the native RunGrep times. One untimed
+// pass over every case comes first (tier-up, page cache). Times are CPU time (process.cpuUsage
+// around the call; agentctx_bench's cpu_time natively): on a shared machine wall-clock times
+// mostly measure the other load.
+// bench/run.mjs runs it once per round and variant in a child process:
+//   node bench/js/grep_hosts.mjs --variant=embind|wasi --cases=FILE --root=DIR
+// (FILE: grep_corpus.mjs's cases.tsv, DIR: the corpus folder) prints {baseline_ms, cases} as JSON.
+// Alone: node bench/js/grep_hosts.mjs [--native=BIN] [--rounds=N] [--smoke] prints a table
+// (CPU ms per case, medians over the rounds; with --native, agentctx_bench's grep/<case> beside).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { prepareGrep, runNativeGrep } from './grep_bench.mjs';
+import { distUrl, waitForDist } from './dist.mjs';
+import { median } from './stats.mjs';
+import { loadPackage, modelRequest } from './workload.mjs';
+
+const CONFIG = {
+  session_id: 'bench-grep',
+  model: { slug: 'mock-1', instructions: 'Search the corpus.' },
+  max_steps_per_turn: 100000,
+  environments: [{ id: 'local', cwd: '/workspace', fs: 'workspace' }],
+};
+
+function grepCallSse(k, args) {
+  const item = { type: 'function_call', id: `fc_${k}`, name: 'grep', arguments: JSON.stringify(args), call_id: `call_${k}` };
+  return `event: response.output_item.done\ndata: ${JSON.stringify({ type: 'response.output_item.done', output_index: 0, item })}\n\n` +
+    `event: response.completed\ndata: ${JSON.stringify({ type: 'response.completed', response: { id: `resp_${k}`,
+      usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 } } })}\n\n`;
+}
+
+async function openVariant(variant, root) {
+  const pkg = await loadPackage();
+  if (variant === 'embind') {
+    const engine = await pkg.createEngine();
+    const session = engine.openSession({ workspace: pkg.createNodeFileSystem(root) });
+    return { session, close: () => { session.close(); engine.dispose(); }, prefix: '' };
+  }
+  const { WasiGuest } = await import(distUrl('wasi/guest.js'));
+  const state = mkdtempSync(join(tmpdir(), 'agentctx-bench-state-'));
+  const guest = await WasiGuest.load({ workspace: root, state });
+  const handle = guest.open();
+  return {
+    session: pkg.createCaller(guest.transport(handle)), prefix: '/workspace',
+    close: () => { guest.close(handle); rmSync(state, { recursive: true, force: true }); },
+  };
+}
+
+/**
+ * Runs every case of `grep` `rounds` times through `variant` ('embind' | 'wasi'); returns
+ * {baseline_ms, cases: {name: ms}} (medians, baseline subtracted).
+ */
+export async function runHostGrep(variant, grep, rounds) {
+  const root = grep.root;
+  mkdirSync(join(root, 'empty'), { recursive: true });
+  const { session, close, prefix } = await openVariant(variant, root);
+  try {
+    // Embind's FileSystem sees the corpus dir as "/"; its cwd is still "/workspace" in the
+    // config, so paths are given absolute either way.
+    const at = (path) => (prefix || '') + '/' + relative(root, path);
+    const config = variant === 'embind' ? { ...CONFIG, environments: [{ ...CONFIG.environments[0], cwd: '/' }] } : CONFIG;
+    session.call('session.start', { config, now_ms: 0 });
+    let request = modelRequest(session.call('submit', { text: 'grep', now_ms: 1 }).effects, 'submit').id;
+    let k = 0;
+    const deliver = (args) => {
+      k += 1;
+      const t0 = process.cpuUsage();
+      const r = session.call('deliver', { delivery: { type: 'model_events', request_id: request, sse: grepCallSse(k, args) }, now_ms: 1 + k });
+      const t = process.cpuUsage(t0);
+      const ms = (t.user + t.system) / 1000;
+      request = modelRequest(r.effects, `grep ${JSON.stringify(args)}`).id;
+      return ms;
+    };
+    const baseline = [];
+    const times = Object.fromEntries(Object.keys(grep.cases).map((name) => [name, []]));
+    // One untimed pass first: the module's code tiers up (and the files reach the page cache).
+    for (let round = -1; round < rounds; ++round) {
+      for (const [name, c] of Object.entries(grep.cases)) {
+        const base = deliver({ pattern: 'zzqq', path: at(join(root, 'empty')) });
+        const t = deliver({ pattern: c.pattern, path: at(grep.paths[name]) });
+        if (round < 0) continue;
+        baseline.push(base);
+        times[name].push(t);
+      }
+    }
+    const base = median(baseline);
+    return { baseline_ms: base, cases: Object.fromEntries(Object.entries(times).map(([n, t]) => [n, Math.max(0, median(t) - base)])) };
+  } finally {
+    close();
+  }
+}
+
+/** The cases of a cases.tsv (name, path, pattern per line) as runHostGrep's `grep`. */
+function grepFromCasesFile(file, root) {
+  const grep = { root, cases: {}, paths: {} };
+  for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+    const [name, path, ...pattern] = line.split('\t');
+    grep.cases[name] = { pattern: pattern.join('\t') };
+    grep.paths[name] = path;
+  }
+  return grep;
+}
+
+const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+if (process.argv[1] === fileURLToPath(import.meta.url) && arg('variant', undefined) !== undefined) {
+  await waitForDist();
+  const grep = grepFromCasesFile(arg('cases', ''), arg('root', ''));
+  process.stdout.write(JSON.stringify(await runHostGrep(arg('variant', ''), grep, Number(arg('rounds', '1')))) + '\n');
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const smoke = process.argv.includes('--smoke');
+  const rounds = Number(arg('rounds', smoke ? '1' : '5'));
+  const native = arg('native', undefined);
+  await waitForDist();
+  const work = mkdtempSync(join(tmpdir(), 'agentctx-grep-hosts-'));
+  try {
+    const grep = prepareGrep(work, smoke);
+    const nativeMs = {};
+    if (native) {
+      for (let i = 0; i < rounds; ++i) runNativeGrep(native, grep, 0.2);
+      for (const [name, c] of Object.entries(grep.cases)) nativeMs[name] = median(c.native_cpu_ms);
+    }
+    const embind = await runHostGrep('embind', grep, rounds);
+    const wasi = await runHostGrep('wasi', grep, rounds);
+    const f = (x) => (x === undefined ? '—' : x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(2) : x.toFixed(1));
+    console.log(`baseline (deliver without grep work): Embind ${f(embind.baseline_ms)} ms, WASI ${f(wasi.baseline_ms)} ms`);
+    console.log('| case | corpus | native CPU ms | Embind CPU ms | WASI CPU ms | Embind ÷ native | WASI ÷ native |');
+    console.log('|---|---|---:|---:|---:|---:|---:|');
+    for (const [name, c] of Object.entries(grep.cases)) {
+      const n = nativeMs[name];
+      const e = embind.cases[name];
+      const w = wasi.cases[name];
+      const ratio = (x) => (n ? `${(x / n).toFixed(1)}×` : '—');
+      console.log(`| ${name} | ${c.corpus} | ${f(n)} | ${f(e)} | ${f(w)} | ${ratio(e)} | ${ratio(w)} |`);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -17,6 +17,7 @@ target_link_options(agentctx_embind PRIVATE
   $<$<CONFIG:Release>:-Oz>
   -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createAgentctxModule
   -sENVIRONMENT=web,worker,node -sALLOW_MEMORY_GROWTH=1 -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0
+  -sMALLOC=emmalloc
   # Leave the host's process handlers alone (an embedding app owns exit/unhandledRejection).
   -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
   "SHELL:--extern-pre-js ${_actx_shim}")
@@ -36,6 +37,9 @@ if(ACTX_WASM_COLD_OZ)
   file(GLOB_RECURSE _actx_cold CONFIGURE_DEPENDS
     "${PROJECT_SOURCE_DIR}/core/src/tools/*.cc" "${PROJECT_SOURCE_DIR}/core/src/mock_model/*.cc"
     "${PROJECT_SOURCE_DIR}/core/src/rollout/*.cc" "${PROJECT_SOURCE_DIR}/core/src/compaction/*.cc")
+  # Except grep's lazy DFA: its loop runs per byte of every file searched, and -Oz made the DFA
+  # patterns 10–40× slower than -O3 for about 1 KB gzip (docs/BENCHMARKS.md, grep in wasm).
+  list(REMOVE_ITEM _actx_cold "${PROJECT_SOURCE_DIR}/core/src/tools/regex_dfa.cc")
   list(APPEND _actx_cold "${PROJECT_SOURCE_DIR}/core/src/session/config.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/config_update.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/session_resume.cc"
@@ -46,6 +50,15 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/provider/chat/chat_body.cc"
     "${PROJECT_SOURCE_DIR}/core/src/provider/anthropic/anthropic_body.cc"
     "${PROJECT_SOURCE_DIR}/core/src/provider/anthropic/breakpoint_planner.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/mark_planner.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/responses/openai_cache.cc"
+    # The 2026 provider features: once per request, per compaction or per tool-list change.
+    "${PROJECT_SOURCE_DIR}/core/src/provider/cache/cache_diagnosis.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/cache/cold_cache.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/anthropic/context_editing.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/session/session_provider_compaction.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/session/session_tool_changes.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/session/session_context_edits.cc"
     "${PROJECT_SOURCE_DIR}/core/src/provider/cache/cache_pricing.cc"
     "${PROJECT_SOURCE_DIR}/core/src/provider/cache/cache_explainer_cost.cc"
     "${PROJECT_SOURCE_DIR}/core/src/provider/chat/chat_stream.cc"
@@ -107,4 +120,23 @@ if(ACTX_WASM_COLD_OZ)
   endforeach()
   set_source_files_properties(${_actx_cold} TARGET_DIRECTORY agentctx_core
     PROPERTIES COMPILE_OPTIONS "$<$<CONFIG:Release>:-Oz>")
+endif()
+
+# Link-time optimisation: the core, its codec and the bindings compile to LLVM bitcode and
+# wasm-ld optimises the module as one unit (cross-module dead-code removal). With LTO, -O3's
+# inlining across modules costs far more size than it did per object (the module measured 293 KB
+# gzip with the step path at -O2, 248 KB at -Os), so the core's default level here is -Os; the
+# cold modules above stay -Oz, and the per-byte loops of every step keep -O3: the JSON codec
+# (its own target), the SSE parser and grep's lazy DFA. Each function keeps the level its file
+# was compiled with. ACTX_WASM_LTO=OFF builds plain objects at the build type's level.
+option(ACTX_WASM_LTO "Compile the Embind build's own code as LLVM bitcode (-flto)" ON)
+if(ACTX_WASM_LTO)
+  foreach(_actx_target agentctx_core agentctx_json_codec agentctx_embind)
+    target_compile_options(${_actx_target} PRIVATE $<$<CONFIG:Release>:-flto>)
+  endforeach()
+  target_compile_options(agentctx_core PRIVATE $<$<CONFIG:Release>:-Os>)
+  target_compile_options(agentctx_embind PRIVATE $<$<CONFIG:Release>:-Os>)
+  set_source_files_properties("${PROJECT_SOURCE_DIR}/core/src/protocol/sse_parser.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/tools/regex_dfa.cc" TARGET_DIRECTORY agentctx_core
+    PROPERTIES COMPILE_OPTIONS "$<$<CONFIG:Release>:-O3>")
 endif()

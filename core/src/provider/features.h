@@ -80,13 +80,19 @@ ProviderFeatures ResolveFeatures(const FeatureRequests& requests, Availability a
 /// The feature whose request parameter a refusal names: `status` 400 and a body that names one
 /// of `parameter_of`'s parameters (as a whole word) of a feature that is `on`. `parameter_of(f)`
 /// lists the request parameters a feature adds (empty when it adds none). nullopt otherwise.
+/// The most specific mention wins: a parameter named as the leaf of a path
+/// (`prompt_cache_options.prewarm` → `prewarm`) before one named only as the path's prefix.
 template <class Parameters>
 std::optional<ProviderFeature> FeatureRefusedBy(std::optional<std::int64_t> status,
                                                 std::string_view body, const ProviderFeatures& on,
                                                 Parameters parameter_of);
 
-/// True when `word` occurs in `text` delimited by characters that cannot be part of a
-/// parameter name (anything but ASCII letters, digits and `_`).
+/// How `text` mentions `word` (delimited by characters that cannot be part of a parameter name:
+/// anything but ASCII letters, digits and `_`): not at all, only as the prefix of a longer path
+/// (`word.field`, `word[0]`), or as a leaf (any other mention).
+enum class WordMention { kNone, kPathPrefix, kLeaf };
+WordMention MentionOf(std::string_view text, std::string_view word);
+/// True when `text` mentions `word` at all (MentionOf != kNone).
 bool MentionsWord(std::string_view text, std::string_view word);
 
 template <class Parameters>
@@ -94,14 +100,17 @@ std::optional<ProviderFeature> FeatureRefusedBy(std::optional<std::int64_t> stat
                                                 std::string_view body, const ProviderFeatures& on,
                                                 Parameters parameter_of) {
   if (!status || *status != 400) return std::nullopt;
+  std::optional<ProviderFeature> prefix_match;
   for (std::size_t i = 0; i < kProviderFeatureCount; ++i) {
     const auto f = static_cast<ProviderFeature>(i);
     if (!on(f)) continue;
     for (std::string_view parameter : parameter_of(f)) {
-      if (MentionsWord(body, parameter)) return f;
+      const WordMention mention = MentionOf(body, parameter);
+      if (mention == WordMention::kLeaf) return f;
+      if (mention == WordMention::kPathPrefix && !prefix_match) prefix_match = f;
     }
   }
-  return std::nullopt;
+  return prefix_match;
 }
 
 }  // namespace agentctx

@@ -233,5 +233,40 @@ TEST(ProviderFeatures, AutomaticFeaturesAreOnOnlyAtTheOfficialEndpoint) {
   EXPECT_FALSE(MentionsWord("x_prompt_cache_key", "prompt_cache_key"));
 }
 
+TEST(ProviderFeatures, ARefusalNamingAPathRefusesTheFeatureOfItsLeaf) {
+  EXPECT_EQ(MentionOf("param: prompt_cache_options.prewarm", "prompt_cache_options"),
+            WordMention::kPathPrefix);
+  EXPECT_EQ(MentionOf("param: prompt_cache_options.prewarm", "prewarm"), WordMention::kLeaf);
+  EXPECT_EQ(MentionOf("'prompt_cache_options'.", "prompt_cache_options"), WordMention::kLeaf);
+  EXPECT_EQ(MentionOf("input[3].prompt_cache_breakpoint", "input"), WordMention::kPathPrefix);
+
+  ProviderFeatures on;
+  on.on[ProviderFeature::kCacheBreakpoints] = true;  // listed before kPrewarm in the enum
+  on.on[ProviderFeature::kCacheDiagnostics] = true;
+  on.on[ProviderFeature::kPrewarm] = true;
+  const auto params = [](ProviderFeature f) -> std::vector<std::string_view> {
+    if (f == ProviderFeature::kCacheBreakpoints) return {"prompt_cache_options"};
+    if (f == ProviderFeature::kCacheDiagnostics) {
+      return {"comparison_response_id", "prompt_cache_options"};
+    }
+    if (f == ProviderFeature::kPrewarm) return {"prewarm"};
+    return {};
+  };
+  EXPECT_EQ(FeatureRefusedBy(400, Unsupported("prompt_cache_options.prewarm"), on, params),
+            ProviderFeature::kPrewarm);
+  EXPECT_EQ(
+      FeatureRefusedBy(400, Unsupported("prompt_cache_options.comparison_response_id"), on, params),
+      ProviderFeature::kCacheDiagnostics);
+  // The whole object refused: the first feature that adds it, as before.
+  EXPECT_EQ(FeatureRefusedBy(400, Unsupported("prompt_cache_options"), on, params),
+            ProviderFeature::kCacheBreakpoints);
+  // Only a path prefix named, of a feature that is on: still that feature.
+  on.on[ProviderFeature::kPrewarm] = false;
+  EXPECT_EQ(FeatureRefusedBy(400, Unsupported("prompt_cache_options.prewarm"), on, params),
+            ProviderFeature::kCacheBreakpoints);
+  EXPECT_EQ(FeatureRefusedBy(500, Unsupported("prompt_cache_options.prewarm"), on, params),
+            std::nullopt);
+}
+
 }  // namespace
 }  // namespace agentctx

@@ -48,6 +48,10 @@ struct BodyParams {
   /// compacting). Neither set: the body is as without the feature.
   bool compaction_trigger = false;
   std::optional<std::int64_t> compact_threshold;
+  /// The configured summarization prompt (config `compaction.prompt`), sent as the provider's
+  /// compaction `instructions` where it takes them (Anthropic on demand and compact_20260112);
+  /// empty: the provider's own prompt.
+  std::string_view compaction_instructions;
   /// With feature cache_diagnostics: the id of the previous response, which the provider
   /// compares this request with (empty on the first request: nothing to compare yet).
   std::string_view cache_comparison_id;

@@ -183,6 +183,7 @@ BodyParams Session::BodyParamsFor(const ModelConfig& model,
   params.features = FeaturesFor(model);
   params.tool_changes = history_has_tool_changes_;
   if (!compaction) params.compact_threshold = ServerCompactThreshold(model);
+  if (config_.compaction.prompt) params.compaction_instructions = *config_.compaction.prompt;
   params.cache_mode = config_.openai.cache_mode;
   params.cache_ttl = config_.openai.cache_ttl;
   params.cache_comparison_id = last_response_id_;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "compaction_session_util.h"
+#include "provider/anthropic/anthropic_body.h"
 
 namespace agentctx {
 namespace {
@@ -266,6 +267,49 @@ TEST(ProviderCompaction, AnthropicServerCompactionPausesReinjectsAndContinues) {
   EXPECT_NE(resumed.find("Keep answers short."), std::string::npos);
   EXPECT_NE(resumed.find("<permissions instructions>"), std::string::npos);
   EXPECT_NE(resumed.find(R"("pause_after_compaction":true)"), std::string::npos);
+}
+
+TEST(ProviderCompaction, AnthropicSendsTheConfiguredPromptAsCompactionInstructions) {
+  const std::string prompt = R"("prompt":"Keep the \"frontier\".")";
+  SessionDriver on_demand;
+  Seed(&on_demand);
+  on_demand.Start(
+      Config("", R"(,"provider":"anthropic","compaction":{"strategy":"inband",)" + prompt + "}"));
+  on_demand.Submit("first turn", 1000);
+  on_demand.Compact(2000);
+  EXPECT_NE(on_demand.request_bodies().back().find(
+                R"(,"compaction":{"type":"summarize","instructions":"Keep the \"frontier\"."})"),
+            std::string::npos)
+      << on_demand.request_bodies().back();
+
+  SessionDriver server;
+  Seed(&server);
+  server.Start(
+      Config(R"(,"context_window":200000)",
+             R"(,"provider":"anthropic","compaction":{"strategy":"server",)" + prompt + "}"));
+  server.Submit("hello", 1000);
+  EXPECT_NE(server.request_bodies().back().find(
+                R"(},"instructions":"Keep the \"frontier\".","pause_after_compaction":true}]})"),
+            std::string::npos)
+      << server.request_bodies().back();
+
+  // OpenAI's trigger takes no prompt: the Responses body carries none.
+  SessionDriver responses;
+  Seed(&responses);
+  responses.Start(Config("", R"(,"compaction":{"strategy":"inband",)" + prompt + "}"));
+  responses.Submit("first turn", 1000);
+  responses.Compact(2000);
+  EXPECT_NE(responses.request_bodies().back().find(kTrigger), std::string::npos);
+  EXPECT_EQ(responses.request_bodies().back().find("\"instructions\":\"Keep the"),
+            std::string::npos);
+
+  // An empty or whitespace-only prompt counts as absent at the API: none is sent.
+  BodyParams p;
+  p.compaction_trigger = true;
+  p.compaction_instructions = " \n\t";
+  std::string out;
+  AppendProviderCompaction(&out, p);
+  EXPECT_EQ(out, R"(,"compaction":{"type":"summarize"})");
 }
 
 }  // namespace

@@ -19,11 +19,21 @@ void AppendMarked(std::string* out, std::string_view bytes, std::size_t tail, Ca
   out->append(bytes.substr(bytes.size() - tail));
 }
 
+// `,"instructions":<text>` when the configured prompt has more than whitespace (the API counts
+// an empty or whitespace-only value as absent, so none is sent).
+void AppendCompactionInstructions(std::string* out, std::string_view text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return;
+  out->append(",\"instructions\":");
+  AppendJsonString(out, text);
+}
+
 }  // namespace
 
 void AppendProviderCompaction(std::string* out, const BodyParams& p) {
   if (p.compaction_trigger) {  // on-demand: this request only compacts
-    out->append(",\"compaction\":{\"type\":\"summarize\"}");
+    out->append(",\"compaction\":{\"type\":\"summarize\"");
+    AppendCompactionInstructions(out, p.compaction_instructions);
+    out->append("}");
     return;  // the API refuses `compaction` together with `context_management`
   }
   if (!p.compact_threshold && p.context_edit.empty()) return;
@@ -34,7 +44,9 @@ void AppendProviderCompaction(std::string* out, const BodyParams& p) {
     if (!p.context_edit.empty()) out->push_back(',');
     out->append("{\"type\":\"compact_20260112\",\"trigger\":{\"type\":\"input_tokens\",\"value\":");
     out->append(std::to_string(*p.compact_threshold));
-    out->append("},\"pause_after_compaction\":true}");
+    out->append("}");
+    AppendCompactionInstructions(out, p.compaction_instructions);
+    out->append(",\"pause_after_compaction\":true}");
   }
   out->append("]}");
 }

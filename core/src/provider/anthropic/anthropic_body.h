@@ -69,6 +69,9 @@ class AnthropicBodyBuilder {
 /// reinjects the context that must survive); nothing when neither is set. A context edit
 /// (BodyParams::context_edit) goes first in the same `edits`, except on an on-demand
 /// compaction, which the API refuses together with `context_management`.
+/// The configured `compaction.prompt` (BodyParams::compaction_instructions) goes as the
+/// `instructions` of either form, unless it is empty or whitespace (which the API counts as
+/// absent).
 void AppendProviderCompaction(std::string* out, const BodyParams& p);
 
 /// The `anthropic-beta` names the body's parameters need, in a fixed order.

@@ -6,9 +6,12 @@
 //    names the key (`mcp_servers.NAME.args`), so nothing is started on bad input.
 //  - Each server has exactly one of `command` (started here, stdio) and `url` (streamable HTTP,
 //    http or https). A relative `cwd` is taken from the --config file's directory.
+//  - A `url` server may have `headers` and `bearer_token_env_var` (the token itself is read from
+//    the environment when connecting); errors name the header, never its value.
 //  - `--mcp NAME=…` replaces a --config entry of the same NAME; flags are otherwise additive.
 //  - `mcp_servers` is a host key: it never reaches the engine config (config.ts buildConfig).
 import { dirname, resolve } from 'node:path';
+import { mcpHeadersProblem } from 'agentctx';
 import { HostInputError, isObject } from './config.js';
 import type { JsonObject } from './config.js';
 
@@ -20,6 +23,10 @@ export interface McpServerEntry {
   env: Record<string, string>;
   cwd?: string;
   url?: string;
+  /** HTTP headers for a `url` server (values are secrets: never printed). */
+  headers?: Record<string, string>;
+  /** The environment variable whose value goes as `Authorization: Bearer …` (url servers). */
+  bearerTokenEnvVar?: string;
   enabledTools?: string[];
   disabledTools: string[];
   /** Tools that run without asking (their calls still leave the sandbox). */
@@ -33,8 +40,8 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 const MAX_TIMEOUT_MS = 86_400_000;
 
 const KEYS = new Set([
-  'command', 'args', 'env', 'cwd', 'url', 'enabled_tools', 'disabled_tools', 'approved_tools',
-  'startup_timeout_ms', 'tool_timeout_ms',
+  'command', 'args', 'env', 'cwd', 'url', 'headers', 'bearer_token_env_var', 'enabled_tools', 'disabled_tools',
+  'approved_tools', 'startup_timeout_ms', 'tool_timeout_ms',
 ]);
 
 function stringList(value: unknown, where: string): string[] {
@@ -91,6 +98,22 @@ export function parseServerEntry(name: string, value: unknown, where: string, ba
     entry.url = checkUrl(v['url'], `${where}.url`);
     for (const key of ['args', 'env', 'cwd']) {
       if (v[key] !== undefined) throw new HostInputError(`${where}.${key}: only for a server started by command`);
+    }
+    const headers = v['headers'];
+    if (headers !== undefined && (!isObject(headers) || Object.values(headers).some((x) => typeof x !== 'string'))) {
+      throw new HostInputError(`${where}.headers: expected an object of strings`);
+    }
+    const variable = v['bearer_token_env_var'];
+    if (variable !== undefined && typeof variable !== 'string') throw new HostInputError(`${where}.bearer_token_env_var: expected a string`);
+    const checked = { ...(headers !== undefined ? { headers: headers as Record<string, string> } : {}), ...(variable !== undefined ? { bearer_token_env_var: variable } : {}) };
+    const problem = mcpHeadersProblem(checked);
+    if (problem !== undefined) throw new HostInputError(`${where}.${problem}`);
+    if (checked.headers !== undefined) entry.headers = checked.headers;
+    if (checked.bearer_token_env_var !== undefined) entry.bearerTokenEnvVar = checked.bearer_token_env_var;
+  }
+  if (hasCommand) {
+    for (const key of ['headers', 'bearer_token_env_var']) {
+      if (v[key] !== undefined) throw new HostInputError(`${where}.${key}: only for a server reached by url`);
     }
   }
   if (v['args'] !== undefined) entry.args = stringList(v['args'], `${where}.args`);

@@ -69,6 +69,8 @@ export async function startMcp(entries: readonly McpServerEntry[], o: StartMcpOp
         ...(entry.command !== undefined ? { command: entry.command, args: entry.args, env: entry.env } : {}),
         ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}),
         ...(entry.url !== undefined ? { url: entry.url } : {}),
+        ...(entry.headers !== undefined ? { headers: entry.headers } : {}),
+        ...(entry.bearerTokenEnvVar !== undefined ? { bearer_token_env_var: entry.bearerTokenEnvVar } : {}),
         startup_timeout_ms: entry.startupTimeoutMs,
       }, {
         onExit: ({ restarting, detail }) => o.output.host({

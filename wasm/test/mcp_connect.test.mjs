@@ -92,6 +92,48 @@ test('a streamable-HTTP server on the loopback: listed and called through its UR
   assert.equal(await set.callTool(callOf('mcp__web__shout', '{"text":"hi"}')), 'HI');
 });
 
+test('a streamable-HTTP server gets headers and the bearer token read from the environment; errors hide them', async () => {
+  const seen = [];
+  let refuse = false;
+  const http = createServer(async (req, res) => {
+    seen.push(req.headers);
+    if (refuse) {  // a careless server that echoes what it refused
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(`refused ${req.headers.authorization} ${req.headers['x-tenant']}`);
+      return;
+    }
+    const server = new McpServer({ name: 'http-fixture', version: '1.0.0' });
+    server.registerTool('shout', { description: 'Upper-cases the text.', inputSchema: { text: z.string() } },
+      async ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => { transport.close(); server.close(); });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  after(() => http.close());
+  const url = `http://127.0.0.1:${http.address().port}/mcp`;
+  const variable = 'AGENTCTX_TEST_CONNECT_TOKEN';
+  process.env[variable] = 'tok-9d1c-secret';
+  after(() => { delete process.env[variable]; });
+  const { set } = await connected('web', { url, headers: { 'X-Tenant': 'tenant-4b2e-secret' }, bearer_token_env_var: variable });
+  assert.equal(await set.callTool(callOf('mcp__web__shout', '{"text":"hi"}')), 'HI');
+  assert.ok(seen.length >= 3);
+  for (const h of seen) assert.deepEqual([h.authorization, h['x-tenant']], ['Bearer tok-9d1c-secret', 'tenant-4b2e-secret']);
+  refuse = true;
+  const output = await set.callTool(callOf('mcp__web__shout', '{"text":"again"}'));
+  assert.match(output, /^error: MCP tool `shout` of server `web` failed: .*refused Bearer \*\*\* \*\*\*$/);
+  assert.ok(!output.includes('secret'), output);
+  // Bad settings are refused before anything is sent; the messages name keys, never values.
+  delete process.env[variable];
+  await assert.rejects(connectMcp('web', { url, bearer_token_env_var: variable }),
+    new RegExp(`^Error: MCP server \`web\` did not start: environment variable ${variable} \\(bearer_token_env_var\\) is not set$`));
+  await assert.rejects(connectMcp('cmd', { command: node, headers: { 'X-A': 'v' } }), /headers and bearer_token_env_var are for a server reached by url/);
+  await assert.rejects(connectMcp('web', { url, headers: { 'Content-Type': 'text/x-secret' } }), (e) => {
+    assert.match(e.message, /headers: `Content-Type` is set by the MCP transport itself/);
+    return !e.message.includes('secret');
+  });
+});
+
 test('server-everything: its tools in a fixed order, its post-start list change, echo and an image', { skip: !existsSync(EVERYTHING) && 'devDependency @modelcontextprotocol/server-everything is not installed (npm ci)' }, async () => {
   const { set, changes } = await connected('everything', { command: node, args: [EVERYTHING, 'stdio'] });
   await set.settled();

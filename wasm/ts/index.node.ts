@@ -10,7 +10,7 @@ import type { AgentctxEngine, EngineOptions } from './types.js';
 
 export * from './api.js';
 export { createNodeFileSystem } from './node_file_system.js';
-export { DEFAULT_STARTUP_TIMEOUT_MS, connectMcp } from './mcp_connect.js';
+export { DEFAULT_STARTUP_TIMEOUT_MS, connectMcp, mcpHeadersProblem } from './mcp_connect.js';
 export type { ConnectMcpOptions, McpConnection, McpServerConfig } from './mcp_connect.js';
 
 async function wasmBytes(options: EngineOptions): Promise<ArrayBuffer | Uint8Array> {

@@ -12,9 +12,14 @@
 //    an error naming the server. A call in flight when the server exits rejects (never retried:
 //    it may have had effects).
 //  - A child gets only the SDK's safe default environment (HOME, PATH, USER, …) plus `env`.
+//  - An HTTP server gets `headers` and, with `bearer_token_env_var`, `Authorization: Bearer`
+//    with that variable's value, read from the environment at each (re)connect, so the token
+//    need not sit in a config file. Header values appear in no error or message: errors that
+//    quote them (a server may echo a request) have them replaced by `***`.
 //  - close() stops the child (SIGTERM, then SIGKILL) and is final.
 import { readFileSync } from 'node:fs';
 import type { McpClientLike, McpRequestOptions } from './mcp.js';
+import { secretRedactor } from './secret_redaction.js';
 import type { McpCallToolResult, McpTool } from './mcp_tools.js';
 
 /** One server, as the CLI's `mcp_servers` entries spell it (docs/mcp.md). */
@@ -27,6 +32,13 @@ export interface McpServerConfig {
   cwd?: string;
   /** A streamable-HTTP endpoint instead of a command. */
   url?: string;
+  /** HTTP only: headers sent with every request to `url` (an API key, a tenant id, …). */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * HTTP only: the environment variable holding a bearer token, sent as `Authorization: Bearer
+   * <token>`; read when connecting (and reconnecting), never stored.
+   */
+  bearer_token_env_var?: string;
   /** Connecting and each listing may take this long (default 10 000 ms). */
   startup_timeout_ms?: number;
 }
@@ -104,6 +116,32 @@ function packageVersion(): string {
   }
 }
 
+/** Headers the transport sets itself; a server entry may not replace them. */
+const PROTOCOL_HEADERS = new Set(['accept', 'content-type', 'content-length', 'host', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id']);
+
+/**
+ * The problem with an HTTP server's `headers` / `bearer_token_env_var`, or undefined when they are
+ * fine: names are HTTP tokens other than PROTOCOL_HEADERS, values have no control characters,
+ * and `Authorization` comes from one place. Messages name keys, never values.
+ */
+export function mcpHeadersProblem(config: Pick<McpServerConfig, 'headers' | 'bearer_token_env_var'>): string | undefined {
+  const names = new Set<string>();
+  for (const [name, value] of Object.entries(config.headers ?? {})) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) return `headers: \`${name}\` is not a valid header name`;
+    const lower = name.toLowerCase();
+    if (PROTOCOL_HEADERS.has(lower)) return `headers: \`${name}\` is set by the MCP transport itself`;
+    if (names.has(lower)) return `headers: \`${name}\` is given twice`;
+    names.add(lower);
+    if (typeof value !== 'string' || /[\u0000-\u0008\u000a-\u001f\u007f]/.test(value)) return `headers: the value of \`${name}\` must be a string without control characters`;
+  }
+  const variable = config.bearer_token_env_var;
+  if (variable !== undefined) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) return 'bearer_token_env_var: expected an environment variable name';
+    if (names.has('authorization')) return 'bearer_token_env_var: headers has an Authorization header too; give it in one place';
+  }
+  return undefined;
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -137,6 +175,8 @@ class Connection implements McpConnection {
   #stderrTail = '';
   /** What the server last wrote to stderr before it exited (for the calls it broke). */
   #exitNote = '';
+  /** Hide the HTTP header values (and the token) in error texts. */
+  #redactors: ((text: string) => string)[] = [];
 
   constructor(name: string, config: McpServerConfig, options: ConnectMcpOptions, sdk: Sdk) {
     this.name = name;
@@ -164,6 +204,33 @@ class Connection implements McpConnection {
     return this.#config.url !== undefined ? this.#config.url : [this.#config.command, ...(this.#config.args ?? [])].join(' ');
   }
 
+  /** The HTTP request headers: `headers`, and the bearer token read from the environment now. */
+  #httpHeaders(): Record<string, string> {
+    const headers: Record<string, string> = { ...this.#config.headers };
+    const secrets = Object.values(headers);
+    const variable = this.#config.bearer_token_env_var;
+    if (variable !== undefined) {
+      const token = process.env[variable];
+      if (token === undefined || token === '') {
+        throw new Error(`MCP server \`${this.name}\` did not start: environment variable ${variable} (bearer_token_env_var) is not set`);
+      }
+      if (/[\u0000-\u001f\u007f]/.test(token)) {
+        throw new Error(`MCP server \`${this.name}\` did not start: environment variable ${variable} (bearer_token_env_var) holds control characters`);
+      }
+      headers['Authorization'] = `Bearer ${token}`;
+      secrets.push(token);
+    }
+    this.#redactors = secrets.map((value) => secretRedactor(value));
+    return headers;
+  }
+
+  /** `error` with the header values in its message replaced (an Error either way). */
+  #redacted(error: unknown): Error {
+    const text = errorText(error);
+    const hidden = this.#redactors.reduce((t, redact) => redact(t), text);
+    return hidden === text && error instanceof Error ? error : new Error(hidden);
+  }
+
   #stderrNote(): string {
     const tail = this.#stderrTail.trim().split('\n').slice(-3).join(' | ');
     return tail === '' ? '' : ` (stderr: ${tail})`;
@@ -176,7 +243,7 @@ class Connection implements McpConnection {
     client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => this.#changed());
     let transport: SdkTransport;
     if (this.#config.url !== undefined) {
-      transport = new sdk.StreamableHTTPClientTransport(new URL(this.#config.url));
+      transport = new sdk.StreamableHTTPClientTransport(new URL(this.#config.url), { requestInit: { headers: this.#httpHeaders() } });
     } else {
       const stdio = new sdk.StdioClientTransport({
         command: this.#config.command as string,
@@ -200,14 +267,17 @@ class Connection implements McpConnection {
       client.onclose = () => reject(new Error(`MCP server \`${this.name}\` exited during startup${this.#stderrNote()}`));
     });
     closedEarly.catch(() => undefined);
+    // Over HTTP the transport closes as a request fails: the request's own error says why.
+    const connecting = client.connect(transport, { timeout: this.#startupMs });
     try {
-      await within(Promise.race([client.connect(transport, { timeout: this.#startupMs }), closedEarly]), this.#startupMs,
+      await within(this.#config.url !== undefined ? connecting : Promise.race([connecting, closedEarly]), this.#startupMs,
         () => new Error(`MCP server \`${this.name}\` did not start within ${this.#startupMs} ms (startup_timeout_ms): ${this.#what()}${this.#stderrNote()}`));
     } catch (error) {
+      connecting.catch(() => undefined);
       client.onclose = undefined;
       await transport.close().catch(() => undefined);
-      throw error instanceof Error && error.message.startsWith('MCP server') ? error
-        : new Error(`MCP server \`${this.name}\` did not start: ${errorText(error)}${this.#stderrNote()}`);
+      throw this.#redacted(error instanceof Error && error.message.startsWith('MCP server') ? error
+        : new Error(`MCP server \`${this.name}\` did not start: ${errorText(error)}${this.#stderrNote()}`));
     }
     if (this.#state === 'closed') {
       // close() came while this (re)start ran: nothing may outlive it.
@@ -260,8 +330,11 @@ class Connection implements McpConnection {
 
   async listTools(params: { cursor?: string } = {}, options: McpRequestOptions = {}): Promise<{ tools: McpTool[]; nextCursor?: string }> {
     const client = await this.#ready();
-    const result = await client.listTools(params, { timeout: this.#startupMs, ...options });
-    return result as { tools: McpTool[]; nextCursor?: string };
+    try {
+      return (await client.listTools(params, { timeout: this.#startupMs, ...options })) as { tools: McpTool[]; nextCursor?: string };
+    } catch (error) {
+      throw this.#redacted(error);
+    }
   }
 
   async callTool(
@@ -278,7 +351,7 @@ class Connection implements McpConnection {
           : 'its tools are unavailable for the rest of this session';
         throw new Error(`the server exited during the call${this.#exitNote}; ${next}`);
       }
-      throw error;
+      throw this.#redacted(error);
     }
   }
 
@@ -300,6 +373,11 @@ export async function connectMcp(name: string, config: McpServerConfig, options:
   if ((config.command === undefined) === (config.url === undefined)) {
     throw new Error(`MCP server \`${name}\`: give exactly one of command and url`);
   }
+  if (config.url === undefined && (config.headers !== undefined || config.bearer_token_env_var !== undefined)) {
+    throw new Error(`MCP server \`${name}\`: headers and bearer_token_env_var are for a server reached by url`);
+  }
+  const problem = mcpHeadersProblem(config);
+  if (problem !== undefined) throw new Error(`MCP server \`${name}\`: ${problem}`);
   const connection = new Connection(name, config, options, await loadSdk());
   await connection.start();
   return connection;

@@ -260,13 +260,15 @@ enum class ProviderFeature {
   kPrewarm,           // prewarming the prompt cache
   kPromptCacheKey,    // the `prompt_cache_key` field (Responses, Chat); on automatically for every
                       // endpoint
+  kContextEditing,    // Anthropic context editing as `anthropic.context_editing` configures it; on
+                      // automatically for every Anthropic endpoint
 };
 template <>
 struct WireTable<ProviderFeature> {
   static constexpr std::string_view kName = "ProviderFeature";
-  static constexpr std::array<std::string_view, 7> kValues = {
+  static constexpr std::array<std::string_view, 8> kValues = {
       "cache_breakpoints", "cache_diagnostics", "tool_changes",     "system_messages",
-      "inband_compaction", "prewarm",           "prompt_cache_key",
+      "inband_compaction", "prewarm",           "prompt_cache_key", "context_editing",
   };
 };
 

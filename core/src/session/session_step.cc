@@ -187,7 +187,9 @@ BodyParams Session::BodyParamsFor(const ModelConfig& model,
   params.cache_mode = config_.openai.cache_mode;
   params.cache_ttl = config_.openai.cache_ttl;
   params.cache_comparison_id = last_response_id_;
-  params.context_edit = config_.anthropic.context_edit;
+  if (params.features(ProviderFeature::kContextEditing)) {
+    params.context_edit = config_.anthropic.context_edit;
+  }
   return params;
 }
 

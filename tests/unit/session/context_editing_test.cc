@@ -234,5 +234,50 @@ TEST(ContextEditing, TheCacheCostIsAttributedToContextEditedInSessionAndReplay) 
   EXPECT_EQ(by_cause->Find("server_miss"), nullptr) << ToJson(*by_cause);
 }
 
+// An endpoint without context editing (a proxy, an older gateway) answers 400 naming the edit:
+// the feature goes off for the session with one warning, and the request goes again without
+// `context_management` or its beta; `provider_features.context_editing: false` never sends it.
+TEST(ContextEditing, ARefusalTurnsItOffAndTheRequestGoesAgainWithoutIt) {
+  SessionDriver d;
+  Seed(&d);
+  d.fail = [](const std::string&,
+              const std::string& body) -> std::optional<std::pair<int, std::string>> {
+    if (body.find("clear_tool_uses_20250919") == std::string::npos) return std::nullopt;
+    return std::make_pair(
+        400, std::string(
+                 R"({"type":"error","error":{"type":"invalid_request_error",)"
+                 R"("message":"context_management.edits.0: Input tag 'clear_tool_uses_20250919' )"
+                 R"(found using 'type' does not match any of the expected tags"}})"));
+  };
+  d.Start(EditingConfig(kEdit, R"(,"base_url":"https://gateway.example/anthropic")"));
+  auto effects = d.Submit("read notes.txt please", 1000);
+  // The refused request, the same request again, and the step after the tool call.
+  ASSERT_EQ(d.request_bodies().size(), 3u);
+  EXPECT_NE(d.request_bodies()[0].find("clear_tool_uses_20250919"), std::string::npos);
+  auto requests = Effects(effects, "model_request");
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_NE(requests[0].Find("headers"), nullptr);
+  for (std::size_t i = 1; i < 3; ++i) {
+    EXPECT_EQ(d.request_bodies()[i].find("context_management"), std::string::npos);
+    EXPECT_EQ(requests[i].Find("headers"), nullptr);
+  }
+  int refused = 0;
+  for (const auto& w : Events(effects, "warning")) {
+    if (w.GetString("code") != "provider_feature_refused") continue;
+    ++refused;
+    EXPECT_NE(w.GetString("message").value_or("").find("context_editing"), std::string::npos);
+  }
+  EXPECT_EQ(refused, 1);
+  EXPECT_TRUE(Effects(effects, "error").empty());
+  d.Submit("again", 2000);
+  EXPECT_EQ(d.request_bodies().back().find("context_management"), std::string::npos);
+
+  SessionDriver off;
+  Seed(&off);
+  off.Start(EditingConfig(kEdit, R"(,"provider_features":{"context_editing":false})"));
+  off.Submit("read notes.txt please", 1000);
+  EXPECT_EQ(off.request_bodies().back().find("context_management"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace agentctx

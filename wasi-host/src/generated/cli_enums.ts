@@ -8,7 +8,7 @@ export const CLI_ENUM_FLAGS = {
   "agents-refresh": ["selection", "probe"],
   "format": ["request", "agents", "world-state", "breakpoints"],
   "provider": ["responses", "chat", "anthropic"],
-  "feature": ["cache_breakpoints", "cache_diagnostics", "tool_changes", "system_messages", "inband_compaction", "prewarm", "prompt_cache_key"],
+  "feature": ["cache_breakpoints", "cache_diagnostics", "tool_changes", "system_messages", "inband_compaction", "prewarm", "prompt_cache_key", "context_editing"],
 } as const;
 
 export type CliEnumFlag = keyof typeof CLI_ENUM_FLAGS;

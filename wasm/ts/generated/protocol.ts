@@ -102,7 +102,8 @@ export type ProviderFeature =
   | "system_messages"
   | "inband_compaction"
   | "prewarm"
-  | "prompt_cache_key";
+  | "prompt_cache_key"
+  | "context_editing";
 
 /** How a pass's context fragments become messages in the Responses rendering. */
 export type PromptLayout =
@@ -160,7 +161,7 @@ export const ENUM_VALUES = {
   ServiceTier: ["auto", "default", "flex", "priority", "scale"],
   InspectFormat: ["request", "agents", "world-state", "breakpoints"],
   Provider: ["responses", "chat", "anthropic"],
-  ProviderFeature: ["cache_breakpoints", "cache_diagnostics", "tool_changes", "system_messages", "inband_compaction", "prewarm", "prompt_cache_key"],
+  ProviderFeature: ["cache_breakpoints", "cache_diagnostics", "tool_changes", "system_messages", "inband_compaction", "prewarm", "prompt_cache_key", "context_editing"],
   PromptLayout: ["per_fragment", "per_role"],
   CacheTtl: ["5m", "1h"],
   OpenAiCacheMode: ["implicit", "explicit"],
@@ -508,6 +509,8 @@ export interface ProviderFeaturesConfig {
   prewarm?: boolean | null;
   /** Send `prompt_cache_key` (Responses, Chat); automatic: on for every endpoint. [null] */
   prompt_cache_key?: boolean | null;
+  /** Send the context edit `anthropic.context_editing` configures (Anthropic); automatic: on for every endpoint, off once an endpoint refuses it. [null] */
+  context_editing?: boolean | null;
 }
 
 /** Anthropic cache planning (docs/providers.md). */

@@ -80,6 +80,9 @@ FeatureAvailability AnthropicDialect::Availability(ProviderFeature feature,
   }
   // Harness notices as mid-conversation system messages: only when the config asks for it.
   if (feature == ProviderFeature::kSystemMessages) return FeatureAvailability::kOnRequest;
+  // Context editing: sent only when the config has an edit, to any endpoint (the user asked for
+  // it by name); a refusal turns it off for the session.
+  if (feature == ProviderFeature::kContextEditing) return FeatureAvailability::kEveryEndpoint;
   // The provider's own compaction (on demand, or at a threshold; beta parameters).
   if (feature == ProviderFeature::kInbandCompaction) return FeatureAvailability::kOfficialOnly;
   // Prewarming: a `max_tokens: 0` request writes the cache and generates nothing.
@@ -97,6 +100,9 @@ std::vector<std::string_view> AnthropicDialect::ParametersOf(ProviderFeature fea
   }
   if (feature == ProviderFeature::kInbandCompaction) return {"compaction", "compact_20260112"};
   if (feature == ProviderFeature::kPrewarm) return {"max_tokens"};
+  if (feature == ProviderFeature::kContextEditing) {
+    return {"clear_tool_uses_20250919", "context-management-2025-06-27", "context_management"};
+  }
   return {};
 }
 

@@ -151,6 +151,7 @@ std::vector<std::string_view> ResponsesDialect::ParametersOf(ProviderFeature fea
     case ProviderFeature::kPrewarm:
       return {"prewarm"};
     case ProviderFeature::kSystemMessages:
+    case ProviderFeature::kContextEditing:
       break;
   }
   return {};

@@ -7,7 +7,9 @@
 // project checks the bodies with native tool changes and system-message notices
 // (tests/unit/session/native_body_types_test.cc writes them): responses_tool_changes.ts against
 // ResponseCreateParamsStreaming, anthropic_system_messages.ts against @anthropic-ai/sdk's beta
-// MessageCreateParamsStreaming.
+// MessageCreateParamsStreaming, and responses_later_turn_tool_changes.ts (a change after two
+// turns) against ResponseCreateParamsStreaming with `input` widened by one shape: assistant
+// messages as recorded (`output_text` without `annotations`, as Codex sends them).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -32,6 +34,11 @@ test('the fixtures hold native tool changes and system-message notices', () => {
   const responses = readFileSync(new URL('responses_tool_changes.ts', fixture), 'utf8');
   assert.match(responses, /\{"type":"additional_tools","role":"developer","tools":\[\{"type":"function"/);
   assert.match(responses, /satisfies ResponseCreateParamsStreaming\[\]/);
+  const later = readFileSync(new URL('responses_later_turn_tool_changes.ts', fixture), 'utf8');
+  assert.match(later, /\{"type":"additional_tools","role":"developer","tools":\[\{"type":"function"/);
+  assert.match(later, /"type":"function_call_output"/);
+  // The widening covers assistant messages as recorded, nothing else.
+  assert.match(later, /type BodyAsSent = Omit<ResponseCreateParamsStreaming, 'input'> & \{\n  input: \(ResponseInputItem \| AssistantAsRecorded\)\[\];\n\};/);
   const anthropic = readFileSync(new URL('anthropic_system_messages.ts', fixture), 'utf8');
   assert.match(anthropic, /\{"role":"system","content":\[\{"type":"text","text":"<permissions instructions>/);
   assert.match(anthropic, /\{"type":"tool_addition","tool":\{"type":"tool_definition","definition":/);

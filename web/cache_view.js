@@ -17,18 +17,21 @@ export function prices() {
   return { input: read('price-input'), cached: read('price-cached'), output: read('price-output') };
 }
 
-// One bar's data from a token_usage event; `write` only when the provider reports cache writes,
-// `write_1h` when it splits them by TTL.
-const bar = (u) => ({
+// One bar's data from a token_usage event; `write` only when the provider reports cache writes
+// (Anthropic, OpenAI GPT-5.6+), `write_1h` when it splits them by TTL; `rule` by the endpoint
+// the request went to (Anthropic's Messages or an OpenAI one).
+const bar = (u, endpoints) => ({
   label: u.request_id, input: u.input_tokens, cached: u.cached_tokens, write: u.cache_creation_tokens, write_1h: u.cache_creation_1h_tokens,
+  rule: endpoints.get(u.request_id) === 'messages' ? 'anthropic' : 'openai',
 });
 
 /** The live series: one bar per request with reported usage. */
 export function liveSeries() {
-  const series = app.usage.map(bar);
+  const endpoints = new Map(app.requests.map((r) => [r.id, r.endpoint]));
+  const series = app.usage.map((u) => bar(u, endpoints));
   const markers = app.usage.flatMap((u, i) => (u.compactionBefore ? [i] : []));
   const output = [...app.usage, ...app.compactionUsage].reduce((a, u) => a + u.output_tokens, 0);
-  const compactions = app.compactionUsage.map(bar);
+  const compactions = app.compactionUsage.map((u) => bar(u, endpoints));
   return { series, markers, output, compactions };
 }
 
@@ -85,8 +88,10 @@ function render() {
     return;
   }
   const breaks = Object.entries(summary.breaks);
+  // Writes: predicted where the explainer predicts them, reported where the provider bills them.
   const writes = summary.reported_cache_write_tokens === undefined ? ''
-    : ` · written: predicted ${fmt(summary.predicted_cache_write_tokens)}, reported ${fmt(summary.reported_cache_write_tokens)}`;
+    : ` · written: ${summary.predicted_cache_write_tokens === undefined ? '' : `predicted ${fmt(summary.predicted_cache_write_tokens)}, `}` +
+      `reported ${fmt(summary.reported_cache_write_tokens)}`;
   const cost = summary.cost;
   const diag = summary.provider_diagnostics;
   $('cache-summary').replaceChildren(
@@ -100,7 +105,9 @@ function render() {
         `${fmt(diag.compared)} compared: ${fmt(diag.agrees)} agree, ${fmt(diag.differs)} differ, ${fmt(diag.unavailable)} unavailable` +
         (diag.agreement_bp === null ? '' : ` (agreement ${pct(diag.agreement_bp)})`)]]),
       ...(cost === undefined ? [] : [['cost (engine)',
-        `${cost.pricing} pricing: input predicted $${cost.predicted_input_usd.toFixed(4)}, reported $${cost.reported.input_usd.toFixed(4)}; ` +
+        `${cost.pricing} pricing${cost.pricing === 'openai' && cost.prices_per_million_usd.cache_write !== undefined
+          ? ` (cache writes at $${cost.prices_per_million_usd.cache_write} per million)` : ''}: ` +
+        `input predicted $${cost.predicted_input_usd.toFixed(4)}, reported $${cost.reported.input_usd.toFixed(4)}; ` +
         `with output $${cost.reported.total_usd.toFixed(4)}`]]),
     ]));
   $('cache-summary').dataset.pricing = cost?.pricing ?? '';

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 // The cached-vs-uncached chart (SVG, no library) and the cost estimate, shared by the live view
 // and the replay view so an exported-then-imported rollout draws the same figure.
-// series: [{label, input, cached, write?, write_1h?}] (label: the request id; input tokens, of
-// which cached, and — Anthropic only — of which written to the cache, and of those the 1-hour
-// writes), one per request with reported usage; markers: indexes of bars that follow a
-// compaction. The x axis names request ids, never bar positions; a bar can open its request.
-// Pricing per provider: a request that reports cache writes (`write` set: an
-// Anthropic request) is priced by Anthropic's rule — cache reads at 0.1x, writes at 1.25x the
-// typed input price (2x for 1-hour writes), the cached-input price unused — every other one by
-// OpenAI's (cached input at the cached-input price). The same rule as the engine's
-// (prompt/cache_pricing.h).
+// series: [{label, input, cached, write?, write_1h?, rule?}] (label: the request id; input
+// tokens, of which cached, and — where the provider reports them — of which written to the
+// cache, and of those the 1-hour writes; rule: the provider's pricing rule, `anthropic` or
+// `openai`, the default), one per request with reported usage; markers: indexes of bars that
+// follow a compaction. The x axis names request ids, never bar positions; a bar can open its
+// request.
+// Pricing per provider, by each row's rule: Anthropic's — cache reads at 0.1x, writes at 1.25x
+// the typed input price (2x for 1-hour writes), the cached-input price unused; OpenAI's — cached
+// input at the cached-input price, and the writes the model reports (GPT-5.6 and later; older
+// models report none) at 1.25x the input price. The same rules as the engine's
+// (core/src/provider/cache/cache_pricing.h).
 import { el, fmt, svg } from './util.js';
 
 export const W = 640;
@@ -145,7 +147,10 @@ export const ANTHROPIC_READ = 0.1;
 export const ANTHROPIC_WRITE = 1.25;
 export const ANTHROPIC_WRITE_1H = 2;
 
-const anthropicPriced = (s) => s.write !== undefined && s.write !== null;
+/** OpenAI's multiplier of the input price for the cache writes GPT-5.6 and later report. */
+export const OPENAI_WRITE = 1.25;
+
+const anthropicPriced = (s) => s.rule === 'anthropic';
 
 /** The rule the series is priced by: `openai`, `anthropic`, `mixed`, or `fallback` when empty. */
 export function pricingRule(series, fallback = 'openai') {
@@ -158,7 +163,7 @@ export function pricingRule(series, fallback = 'openai') {
 export function pricingRuleText(rule) {
   const anthropic = `Anthropic pricing: cache reads at ${ANTHROPIC_READ}× and cache writes at ${ANTHROPIC_WRITE}× ` +
     `the input price (${ANTHROPIC_WRITE_1H}× for 1-hour writes; the cached-input price is not used)`;
-  const openai = 'OpenAI pricing: cached input at the cached-input price, no cache writes';
+  const openai = `OpenAI pricing: cached input at the cached-input price, cache writes (reported by GPT-5.6 and later) at ${OPENAI_WRITE}× the input price`;
   if (rule === 'anthropic') return anthropic;
   if (rule === 'mixed') return `Each request priced by its provider — ${openai}; ${anthropic}`;
   return openai;
@@ -169,13 +174,13 @@ export function estimateCost(series, prices, outputTokens) {
   let withCache = 0;
   let without = 0;
   for (const s of series) {
+    const write = Math.min(s.write ?? 0, Math.max(0, s.input - s.cached));
     if (anthropicPriced(s)) {
-      const write = Math.min(s.write, Math.max(0, s.input - s.cached));
       const write1h = Math.min(s.write_1h ?? 0, write);
       withCache += (s.input - s.cached - write) * prices.input + s.cached * ANTHROPIC_READ * prices.input +
         (write - write1h) * ANTHROPIC_WRITE * prices.input + write1h * ANTHROPIC_WRITE_1H * prices.input;
     } else {
-      withCache += (s.input - s.cached) * prices.input + s.cached * prices.cached;
+      withCache += (s.input - s.cached - write) * prices.input + s.cached * prices.cached + write * OPENAI_WRITE * prices.input;
     }
     without += s.input * prices.input;
   }

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
 // The Replay tab's figures, drawn from a `rollout.inspect` report and its request
 // dump: input tokens per request stacked cached / new / lost, the lost part coloured by cause;
-// uncached input by cause with its cost at the page's prices (and, under Anthropic pricing, the
-// cache writes' premium); and a diff of any reconstructed
+// uncached input by cause with its cost at the page's prices (and the cache writes' premium
+// where the rollout reports writes); and a diff of any reconstructed
 // request against the one before it (items kept, removed and added).
 // Invariants: every figure comes from the report (usage counted once per request by the
 // engine); the chart draws the reconstructed requests with usage, and the usage-only ones
 // (compaction requests, responses without recorded output) are costed but not drawn, and said.
-import { ANTHROPIC_WRITE, ANTHROPIC_WRITE_1H, H, PAD, W, axisItems, barGroup, chartFrame } from './chart.js';
+import { ANTHROPIC_WRITE, ANTHROPIC_WRITE_1H, H, OPENAI_WRITE, PAD, W, axisItems, barGroup, chartFrame } from './chart.js';
 
 /** The cache writes' premium over the input price of a replay summary, in input-price tokens:
- * 5-minute writes 0.25 each, 1-hour writes 1 each. */
+ * under Anthropic pricing 5-minute writes 0.25 each, 1-hour writes 1 each; under OpenAI's
+ * (GPT-5.6+ writes) 0.25 each. */
 export const writePremiumTokens = (s) => {
+  if (s.pricing !== 'anthropic') return s.cache_write_input_tokens * (OPENAI_WRITE - 1);
   const oneHour = Math.min(s.cache_write_1h_input_tokens ?? 0, s.cache_write_input_tokens);
   return (s.cache_write_input_tokens - oneHour) * (ANTHROPIC_WRITE - 1) + oneHour * (ANTHROPIC_WRITE_1H - 1);
 };
@@ -106,11 +108,12 @@ export function causeTable(report, prices) {
   if (rows.length === 0) return el('p', { class: 'note', id: 'replay-causes' }, 'No reported usage: nothing to explain.');
   const count = (cause) => report.requests.filter((r) => (r.lost_tokens_by_cause?.[cause] ?? 0) > 0).length;
   const share = (t) => (s.uncached_input_tokens ? `${((100 * t) / s.uncached_input_tokens).toFixed(2)} %` : '—');
-  // Anthropic pricing: the written tokens are uncached too and cost a premium on top.
-  const writes = s.pricing === 'anthropic' && s.cache_write_input_tokens > 0
+  // Where the provider bills writes: the written tokens are uncached too and cost a premium on top.
+  const anthropic = s.pricing === 'anthropic';
+  const writes = s.cache_write_input_tokens > 0
     ? `; ${fmt(s.cache_write_input_tokens)} of them written to the cache, ` +
-      `+$${(writePremiumTokens(s) * prices.input / 1e6).toFixed(4)} at ${ANTHROPIC_WRITE}× the input price` +
-      (s.cache_write_1h_input_tokens > 0 ? ` (${fmt(s.cache_write_1h_input_tokens)} for 1 hour, at ${ANTHROPIC_WRITE_1H}×)` : '')
+      `+$${(writePremiumTokens(s) * prices.input / 1e6).toFixed(4)} at ${anthropic ? ANTHROPIC_WRITE : OPENAI_WRITE}× the input price` +
+      (anthropic && s.cache_write_1h_input_tokens > 0 ? ` (${fmt(s.cache_write_1h_input_tokens)} for 1 hour, at ${ANTHROPIC_WRITE_1H}×)` : '')
     : '';
   return el('table', { class: 'causes', id: 'replay-causes' },
     el('caption', {}, `Uncached input by cause: ${fmt(s.uncached_input_tokens)} tokens${writes}`),

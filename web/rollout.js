@@ -24,14 +24,15 @@ function exportRollout() {
 }
 
 /**
- * One cost row per request with usage, each counted once (the engine deduplicated them). Under
- * the replay's Anthropic pricing (summary.pricing) the rows carry their cache writes, so the page
- * prices them by Anthropic's rule, as the live view does.
+ * One cost row per request with usage, each counted once (the engine deduplicated them), priced
+ * by the replay's rule (summary.pricing: Anthropic's, else OpenAI's) with the cache writes the
+ * rows carry, as the live view does.
  */
 function usageRows(report) {
+  const rule = report.summary.pricing === 'anthropic' ? 'anthropic' : 'openai';
   return report.requests.filter((r) => r.input_tokens !== null)
     .map((r) => ({
-      label: r.request_id, input: r.input_tokens, cached: r.cached_input_tokens ?? 0, write: r.cache_write_input_tokens, write_1h: r.cache_write_1h_input_tokens,
+      label: r.request_id, input: r.input_tokens, cached: r.cached_input_tokens ?? 0, write: r.cache_write_input_tokens, write_1h: r.cache_write_1h_input_tokens, rule,
     }));
 }
 
@@ -66,7 +67,8 @@ function render() {
       (onlyUsage ? ` (${fmt(onlyUsage)} usage-only)` : '') + `; ${fmt(s.repeated_usage_lines)} repeated usage lines counted once`],
     ['reported cached', rows.length === 0 ? 'no usage recorded (the rollout has no token counts)'
       : `${fmt(s.cached_input_tokens)} of ${fmt(s.input_tokens)} input tokens (${pct(s.reported_cached_bp)})`],
-    ...(s.cache_write_input_tokens === undefined ? [] : [['cache writes', `${fmt(s.cache_write_input_tokens)} input tokens written (Anthropic pricing)`]]),
+    ...(s.cache_write_input_tokens === undefined ? [] : [['cache writes',
+      `${fmt(s.cache_write_input_tokens)} input tokens written (${s.pricing === 'anthropic' ? 'Anthropic' : 'OpenAI'} pricing)`]]),
     ['uncached', rows.length === 0 ? 'unknown without usage'
       : `${fmt(s.uncached_input_tokens)} = ${fmt(s.new_input_tokens)} new + ${fmt(s.lost_tokens)} lost`],
     ['rollout total', total === null ? '(not recorded)' : s.usage_matches_rollout_total ? 'matches the sum of the requests'

@@ -51,6 +51,15 @@ TEST(BreakpointPlanner, SkipsBoundariesUnderTheMinimum) {
   EXPECT_EQ(DefaultMinCacheableTokens("claude-sonnet-4-5"), 1024u);
   EXPECT_EQ(DefaultMinCacheableTokens("claude-opus-4-5"), 4096u);
   EXPECT_EQ(DefaultMinCacheableTokens("claude-haiku-4-5"), 4096u);
+  EXPECT_EQ(DefaultMinCacheableTokens("claude-opus-4-6"), 4096u);
+  EXPECT_EQ(DefaultMinCacheableTokens("claude-opus-4-7"), 4096u);
+  EXPECT_EQ(DefaultMinCacheableTokens("claude-mythos-preview"), 4096u);
+  EXPECT_EQ(DefaultMinCacheableTokens("claude-opus-4-8"), 1024u);
+  EXPECT_EQ(DefaultMinCacheableTokens("claude-sonnet-5"), 1024u);
+  EXPECT_EQ(DefaultMinCacheableTokens("claude-opus-5"), 512u);
+  EXPECT_EQ(DefaultMinCacheableTokens("claude-fable-5"), 512u);
+  EXPECT_EQ(DefaultMinCacheableTokens("claude-mythos-5"), 512u);
+  EXPECT_EQ(DefaultMinCacheableTokens("claude-3-haiku-20240307"), 2048u);
 }
 
 TEST(BreakpointPlanner, ReportsMissingBoundariesAndTheNewestCoveringTheContext) {

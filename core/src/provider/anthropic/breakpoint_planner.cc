@@ -59,13 +59,16 @@ std::string_view CacheControlJson(CacheTtl ttl) {
 }
 
 std::uint64_t DefaultMinCacheableTokens(std::string_view model) {
-  // Anthropic's documented minimums, first match by a part of the slug; config
-  // `anthropic.min_cacheable_tokens` overrides them.
+  // Anthropic's documented minimums (docs/providers.md lists them), first match by a part of the
+  // slug, 1024 for every other model; config `anthropic.min_cacheable_tokens` overrides them.
   struct Minimum {
     std::string_view part;
     std::uint64_t tokens;
   };
-  constexpr Minimum kMinimums[] = {{"opus-4-5", 4096}, {"haiku-4-5", 4096}, {"haiku", 2048}};
+  constexpr Minimum kMinimums[] = {
+      {"opus-4-5", 4096},  {"opus-4-6", 4096},       {"opus-4-7", 4096},
+      {"haiku-4-5", 4096}, {"mythos-preview", 4096}, {"opus-5", 512},
+      {"fable-5", 512},    {"mythos-5", 512},        {"haiku", 2048}};
   for (const Minimum& m : kMinimums) {
     if (model.find(m.part) != std::string_view::npos) return m.tokens;
   }

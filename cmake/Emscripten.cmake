@@ -61,6 +61,8 @@ if(ACTX_WASM_COLD_OZ)
     "${PROJECT_SOURCE_DIR}/core/src/session/session_context_edits.cc"
     "${PROJECT_SOURCE_DIR}/core/src/provider/cache/cache_pricing.cc"
     "${PROJECT_SOURCE_DIR}/core/src/provider/cache/cache_explainer_cost.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/cache/cache_explainer_openai.cc"
+    "${PROJECT_SOURCE_DIR}/core/src/provider/cache/openai_breakpoint_cache.cc"
     "${PROJECT_SOURCE_DIR}/core/src/provider/chat/chat_stream.cc"
     "${PROJECT_SOURCE_DIR}/core/src/provider/anthropic/anthropic_stream.cc"
     # The dialects of those providers, the feature switchboard, the mark-plan preview and the

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "mock_model/responses_cache.h"
 #include "protocol/json_codec.h"
 #include "support/text.h"
 
@@ -53,21 +54,6 @@ std::uint64_t ReusableBytes(const MockDiagnostics::Fingerprint& now, std::size_t
 
 JsonValue Num(std::uint64_t v) { return JsonValue::Int(static_cast<std::int64_t>(v)); }
 
-// An input item as the cache compares it: without the `prompt_cache_breakpoint` marks of its
-// content blocks (they say where to cache, not what).
-std::string UnmarkedItem(const JsonValue& item, std::string_view bytes) {
-  const JsonValue* content = item.is_object() ? item.Find("content") : nullptr;
-  if (content == nullptr || !content->is_array() ||
-      bytes.find("\"prompt_cache_breakpoint\"") == std::string_view::npos) {
-    return std::string(bytes);
-  }
-  JsonValue copy = item;
-  for (JsonValue& part : copy.Find("content")->items()) {
-    if (part.is_object()) part.Remove("prompt_cache_breakpoint");
-  }
-  return ToJson(copy);
-}
-
 }  // namespace
 
 MockDiagnostics::Fingerprint MockDiagnostics::OfResponses(const JsonValue& body,
@@ -87,7 +73,7 @@ MockDiagnostics::Fingerprint MockDiagnostics::OfResponses(const JsonValue& body,
                                 : nullptr;
     const bool compaction =
         item != nullptr && item->is_object() && item->GetString("type") == "compaction";
-    AddItem(&f, item != nullptr ? UnmarkedItem(*item, prompt.items[i]) : prompt.items[i],
+    AddItem(&f, item != nullptr ? UnmarkedItemBytes(*item, prompt.items[i]) : prompt.items[i],
             compaction);
   }
   return f;
@@ -135,8 +121,9 @@ void MockDiagnostics::Remember(std::string response_id, Fingerprint fingerprint)
   while (records_.size() > kMaxRecords) records_.pop_front();
 }
 
-std::optional<JsonValue> MockDiagnostics::DiagnoseResponses(const JsonValue& body,
-                                                            const Fingerprint& now) const {
+std::optional<JsonValue> MockDiagnostics::DiagnoseResponses(
+    const JsonValue& body, const Fingerprint& now,
+    std::optional<std::uint64_t> cached_tokens) const {
   const JsonValue* options = body.Find("prompt_cache_options");
   auto id = options != nullptr && options->is_object()
                 ? options->GetString("comparison_response_id")
@@ -183,7 +170,8 @@ std::optional<JsonValue> MockDiagnostics::DiagnoseResponses(const JsonValue& bod
   const std::uint64_t total = TokensForBytes(TotalBytes(now));
   out.Set("type", JsonValue::String("cache_miss"));
   out.Set("reason", JsonValue::String(std::string(reason)));
-  out.Set("cache_missed_tokens", Num(total - std::min(total, reusable)));
+  const std::uint64_t served = cached_tokens.value_or(reusable);
+  out.Set("cache_missed_tokens", Num(total - std::min(total, served)));
   out.Set("comparison_reusable_tokens", Num(reusable));
   return out;
 }

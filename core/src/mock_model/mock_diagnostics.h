@@ -15,7 +15,8 @@
 //    "reason":"<x>_changed",…}; the instructions or an earlier item differ (the recorded items
 //    are not a prefix of the new ones) → "context_compacted" when a `compaction` item follows the
 //    divergence, else "input_changed"; otherwise {"type":"cache_hit"}. A miss carries
-//    cache_missed_tokens (tokens after the divergence) and comparison_reusable_tokens (before).
+//    cache_missed_tokens (tokens after the divergence; for GPT-5.6+ the tokens the breakpoint
+//    cache did not serve, from its own state) and comparison_reusable_tokens (before).
 //  - Anthropic, first match: previous_message_id null → null (nothing to compare); unknown id →
 //    {"cache_miss_reason":{"type":"previous_message_not_found"}}; model, tools, system, then the
 //    message blocks (recorded blocks not a prefix) → {"cache_miss_reason":{"type":
@@ -59,7 +60,11 @@ class MockDiagnostics {
   static Fingerprint OfMessages(const JsonValue& body, const std::vector<AnthropicBlock>& blocks);
 
   /// OpenAI's `prompt_cache_diagnostics`, or nullopt when the body names no comparison.
-  std::optional<JsonValue> DiagnoseResponses(const JsonValue& body, const Fingerprint& now) const;
+  /// `cached_tokens`: what the breakpoint cache (GPT-5.6+, responses_cache.h) read for this
+  /// request; a miss's cache_missed_tokens is then the prompt's tokens beyond that read.
+  std::optional<JsonValue> DiagnoseResponses(
+      const JsonValue& body, const Fingerprint& now,
+      std::optional<std::uint64_t> cached_tokens = std::nullopt) const;
   /// Anthropic's `diagnostics`, or nullopt when the body has no `diagnostics`.
   std::optional<JsonValue> DiagnoseMessages(const JsonValue& body, const Fingerprint& now) const;
 

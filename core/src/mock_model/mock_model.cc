@@ -14,6 +14,7 @@
 #include "mock_model/sse_writer.h"
 #include "prompt/prompt_bytes.h"
 #include "protocol/json_codec.h"
+#include "provider/responses/responses_dialect.h"
 #include "support/sha1.h"
 
 namespace agentctx {
@@ -42,8 +43,10 @@ Result<std::string> MockModel::Handle(std::string_view endpoint, std::string_vie
   std::string_view cache_key = key != nullptr ? std::string_view(key->string_value()) : "";
   std::string h = Sha1Hex(body);
 
+  const bool breakpoint_rule = HasPromptCacheOptions(model_slug);  // GPT-5.6+
   if (compact) {
-    cache_.Lookup(model_slug, cache_key, prompt.Concat(), now_ms);
+    // The compaction endpoint reports no usage; under the breakpoint rule it touches no cache.
+    if (!breakpoint_rule) cache_.Lookup(model_slug, cache_key, prompt.Concat(), now_ms);
     std::string out = "{\"output\":[";
     std::vector<JsonValue> items = PlanMockCompaction(parsed, h);
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -79,7 +82,16 @@ Result<std::string> MockModel::Handle(std::string_view endpoint, std::string_vie
         plan.items.begin(),
         MockCompactionItem(h, false, input && input->is_array() ? input->items().size() : 0));
   }
-  usage.cached_tokens = cache_.Lookup(model_slug, cache_key, prompt.Concat(), now_ms);
+  std::optional<std::uint64_t> breakpoint_read;
+  if (breakpoint_rule) {
+    const ResponsesCacheUsage cache = responses_cache_.Lookup(parsed, prompt, now_ms);
+    usage.cached_tokens = cache.cached_tokens;
+    usage.cache_write_tokens = cache.cache_write_tokens;
+    usage.cache_write_12h_tokens = cache.ttl_12h_tokens;
+    breakpoint_read = cache.cached_tokens;
+  } else {
+    usage.cached_tokens = cache_.Lookup(model_slug, cache_key, prompt.Concat(), now_ms);
+  }
   // A prewarm (`prompt_cache_options.prewarm: true`) writes the cache and generates nothing.
   if (const JsonValue* options = parsed.Find("prompt_cache_options");
       options != nullptr && options->is_object() && options->GetBool("prewarm") == true) {
@@ -92,7 +104,7 @@ Result<std::string> MockModel::Handle(std::string_view endpoint, std::string_vie
   }
   usage.total_tokens = usage.input_tokens + usage.output_tokens;
   MockDiagnostics::Fingerprint fingerprint = MockDiagnostics::OfResponses(parsed, prompt);
-  meta.cache_diagnostics = diagnostics_.DiagnoseResponses(parsed, fingerprint);
+  meta.cache_diagnostics = diagnostics_.DiagnoseResponses(parsed, fingerprint, breakpoint_read);
   diagnostics_.Remember(meta.id, std::move(fingerprint));
   return streaming ? WriteSuccessStream(meta, plan.items, usage)
                    : WriteSuccessJson(meta, plan.items, usage);

@@ -5,8 +5,9 @@
 // code path with `session`; the two meet only as bytes.
 // Invariants:
 //  - Output is a pure function of the body bytes, `now_ms` and the object's state: the
-//    prompt-cache simulator (cache_simulator.h) and the set of `#mock-fail-once` bodies already
-//    seen.
+//    prompt-cache simulators (cache_simulator.h; for GPT-5.6 and later the breakpoint cache,
+//    responses_cache.h, whose answers add `cache_write_tokens`) and the set of
+//    `#mock-fail-once` bodies already seen.
 //  - Bad input never aborts: unparsable JSON → kInvalidJson (serve-mock answers 400
 //    `{"error":{"code":"invalid_json","message":…}}`); a body of the wrong shape or an unknown
 //    endpoint → kInvalidInput. An error changes no state.
@@ -37,6 +38,7 @@
 #include "mock_model/anthropic_cache.h"
 #include "mock_model/cache_simulator.h"
 #include "mock_model/mock_diagnostics.h"
+#include "mock_model/responses_cache.h"
 
 namespace agentctx {
 
@@ -58,13 +60,15 @@ class MockModel {
   /// The prompt-cache simulator (for stats and tests).
   const CacheSimulator& cache() const { return cache_; }
   const AnthropicCacheSimulator& anthropic_cache() const { return anthropic_cache_; }
+  const ResponsesBreakpointCache& responses_cache() const { return responses_cache_; }
 
  private:
   /// chat/completions and messages: the body read as its `responses` equivalent,
   /// answered by the same rules, with that provider's cache rules and wire shape.
   Result<std::string> HandleProvider(bool anthropic, std::string_view body, std::int64_t now_ms);
 
-  CacheSimulator cache_;
+  CacheSimulator cache_;                      // Responses, models before GPT-5.6
+  ResponsesBreakpointCache responses_cache_;  // Responses, GPT-5.6 and later
   CacheSimulator chat_cache_;  // Chat Completions: the same exact-prefix rule, its own state
   AnthropicCacheSimulator anthropic_cache_;
   std::set<std::string> fail_once_seen_;  // body hashes already failed once

@@ -2,6 +2,7 @@
 // Writer of the mock model's answers; see sse_writer.h.
 #include "mock_model/sse_writer.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "protocol/json_codec.h"
@@ -35,6 +36,15 @@ class EventStream {
 JsonValue UsageObject(const MockUsage& usage) {
   JsonValue input_details = JsonValue::Object();
   input_details.Set("cached_tokens", Num(usage.cached_tokens));
+  if (usage.cache_write_tokens) {  // GPT-5.6+ only: older answers keep their bytes
+    input_details.Set("cache_write_tokens", Num(*usage.cache_write_tokens));
+    JsonValue by_ttl = JsonValue::Object();
+    const std::uint64_t long_ttl =
+        std::min(usage.cache_write_12h_tokens, *usage.cache_write_tokens);
+    by_ttl.Set("ttl_12h_tokens", Num(long_ttl));
+    by_ttl.Set("ttl_30m_tokens", Num(*usage.cache_write_tokens - long_ttl));
+    input_details.Set("cache_write_tokens_details", std::move(by_ttl));
+  }
   JsonValue output_details = JsonValue::Object();
   output_details.Set("reasoning_tokens", Num(usage.reasoning_tokens));
   JsonValue u = JsonValue::Object();

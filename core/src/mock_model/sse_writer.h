@@ -38,6 +38,10 @@ struct MockUsage {
   std::uint64_t output_tokens = 0;
   std::uint64_t reasoning_tokens = 0;
   std::uint64_t total_tokens = 0;
+  /// GPT-5.6+ (breakpoint cache): `input_tokens_details.cache_write_tokens` and its
+  /// `cache_write_tokens_details` {ttl_12h_tokens, ttl_30m_tokens}; unset: neither is sent.
+  std::optional<std::uint64_t> cache_write_tokens;
+  std::uint64_t cache_write_12h_tokens = 0;  ///< of the writes
 };
 
 /// What every response object of one answer shares.

@@ -436,7 +436,13 @@ JsonValue Replayer::Run() {
     }
   }
   FlushPending();
-  const ReplayPricing pricing = ResolveReplayPricing(options_, usage_.reports_cache_writes());
+  // A rollout of a model that bills writes at OpenAI (GPT-5.6+) is priced by OpenAI's rule.
+  bool openai_write_model = false;
+  for (const ReplayRequest& r : requests_) {
+    openai_write_model = openai_write_model || OpenAiBillsCacheWrites(r.model);
+  }
+  const ReplayPricing pricing =
+      ResolveReplayPricing(options_, usage_.reports_cache_writes(), openai_write_model);
   AttributeCauses(options_, pricing.rule, &requests_);
 
   facts_.usage_source = std::string(usage_.source());

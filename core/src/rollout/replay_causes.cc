@@ -73,15 +73,19 @@ JsonValue CausesJson(const std::array<std::uint64_t, kReplayCauses.size()>& by_c
 
 }  // namespace
 
-ReplayPricing ResolveReplayPricing(const ReplayOptions& options, bool usage_reports_cache_writes) {
+ReplayPricing ResolveReplayPricing(const ReplayOptions& options, bool usage_reports_cache_writes,
+                                   bool openai_write_model) {
   ReplayPricing out;
   if (options.provider) {
     out.rule = CachePricingFor(*options.provider);
-  } else if (usage_reports_cache_writes) {
+  } else if (usage_reports_cache_writes && !openai_write_model) {
     out.rule = kWriteBillingPricing;
   }
   // Under OpenAI's rule only the models that bill writes (GPT-5.6+) report them.
   out.prices = PricesFor(out.rule, options.prices, usage_reports_cache_writes);
+  // OpenAI bills (and reports) writes for its GPT-5.6+ models only.
+  out.bills_writes =
+      BillsCacheWrites(out.rule) || (usage_reports_cache_writes && openai_write_model);
   return out;
 }
 
@@ -158,7 +162,7 @@ void AttributeCauses(const ReplayOptions& options, CachePricing rule,
 }
 
 JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPricing& pricing) {
-  const bool bills_writes = BillsCacheWrites(pricing.rule);
+  const bool bills_writes = pricing.bills_writes;
   JsonValue out = JsonValue::Object();
   out.Set("request_id", JsonValue::String(r.request_id));
   out.Set("line", Num(r.line));
@@ -243,7 +247,7 @@ JsonValue ReplayRequestJson(const ReplayRequest& r, const ReplayPricing& pricing
 
 JsonValue ReplaySummaryJson(const std::vector<ReplayRequest>& requests, const ReplayFacts& facts,
                             const ReplayOptions& options, const ReplayPricing& pricing) {
-  const bool bills_writes = BillsCacheWrites(pricing.rule);
+  const bool bills_writes = pricing.bills_writes;
   const CachePrices& p = pricing.prices;
   std::uint64_t writes = 0, writes_1h = 0;
   std::uint64_t usage_only = 0, with_usage = 0;

@@ -72,11 +72,15 @@ struct ReplayUsage {
 /// The cache rule and prices a replay applies (ReplayOptions::provider, resolved).
 struct ReplayPricing {
   CachePricing rule = CachePricing::kOpenAi;
-  CachePrices prices;  ///< PricesFor(rule, options.prices)
+  CachePrices prices;         ///< PricesFor(rule, options.prices)
+  bool bills_writes = false;  ///< the writes are reported and priced (Anthropic, OpenAI GPT-5.6+)
 };
 
-/// The options' provider's rule, or — unset — kWriteBillingPricing when the usage reports writes.
-ReplayPricing ResolveReplayPricing(const ReplayOptions& options, bool usage_reports_cache_writes);
+/// The options' provider's rule, or — unset — when the usage reports writes: OpenAI's when the
+/// rollout's model bills writes at OpenAI (`openai_write_model`: a GPT-5.6+ slug), else
+/// kWriteBillingPricing.
+ReplayPricing ResolveReplayPricing(const ReplayOptions& options, bool usage_reports_cache_writes,
+                                   bool openai_write_model = false);
 
 /// One request of the replay: reconstructed before a run of model output, or usage-only.
 struct ReplayRequest {

@@ -219,7 +219,10 @@ std::string RenderReplayTable(const JsonValue& report, bool all_requests,
     // A rule that bills cache writes adds their premium and names its prices (the summary names
     // that rule in "pricing").
     const bool bills_writes = s.Find("pricing") != nullptr;
-    const std::string rule_label(CachePricingLabel(kWriteBillingPricing));
+    const bool openai = s.GetString("pricing") == CachePricingName(CachePricing::kOpenAi);
+    const std::string rule_label(
+        CachePricingLabel(openai ? CachePricing::kOpenAi : kWriteBillingPricing));
+    const std::string short_ttl = openai ? "30 min" : "5 min", long_ttl = openai ? "12 h" : "1 h";
     std::string line = Dollars(cost->Find("total_usd")) + " (cached input " +
                        Dollars(cost->Find("cached_input_usd")) + ", uncached input " +
                        Dollars(cost->Find("uncached_input_usd"));
@@ -233,15 +236,16 @@ std::string RenderReplayTable(const JsonValue& report, bool all_requests,
     if (bills_writes && one_hour != nullptr) line += Text(prices->Find("cache_write_1h")) + " / $";
     line += Text(prices->Find("output"));
     line += bills_writes
-                ? (one_hour != nullptr ? " per million input / cache read / cache write (5 min) / "
-                                         "cache write (1 h) / output (" +
-                                             rule_label + " pricing, "
+                ? (one_hour != nullptr ? " per million input / cache read / cache write (" +
+                                             short_ttl + ") / cache write (" + long_ttl +
+                                             ") / output (" + rule_label + " pricing, "
                                        : " per million input / cache read / cache write / "
                                          "output (" +
                                              rule_label + " pricing, ")
                 : " per million input / cached / output";
     if (bills_writes) line += Count(s.Find("cache_write_input_tokens")) + " tokens written";
-    if (bills_writes && one_hour != nullptr) line += ", " + Count(one_hour) + " of them for 1 h";
+    if (bills_writes && one_hour != nullptr)
+      line += ", " + Count(one_hour) + " of them for " + long_ttl;
     if (bills_writes) line += ")";
     Row(&out, "cost", line);
   }

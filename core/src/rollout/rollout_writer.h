@@ -82,7 +82,8 @@ struct TokenUsageFields {
   std::uint64_t total_tokens = 0;
   /// Cache writes, when the provider reports them (a provider that bills writes).
   std::optional<std::uint64_t> cache_creation_input_tokens;
-  /// Of those, the 1 h writes, when the provider splits its writes by TTL.
+  /// Of those, the long-TTL writes (Anthropic 1 h, OpenAI 12 h), when the provider splits its
+  /// writes by TTL.
   std::optional<std::uint64_t> cache_creation_1h_input_tokens;
 };
 /// token_count `{"type":"token_count","info":{"last_token_usage":{"input_tokens",

@@ -292,7 +292,7 @@ void Session::SendRequest(std::string id, std::string_view purpose, const Render
     PromptSegments marked = request.segments;  // views only
     marked.breakpoints = &*request.rule;
     report = explainer_.ExplainJson(id, marked);
-    report.Set("breakpoints", request.marks);
+    if (!request.marks.is_null()) report.Set("breakpoints", request.marks);
   } else {
     report = explainer_.ExplainJson(id, request.segments);
   }

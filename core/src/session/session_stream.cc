@@ -325,6 +325,13 @@ std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
       details != nullptr && details->Find("cache_write_tokens") != nullptr) {
     u.cache_creation_input_tokens =
         UsageField(usage, "", "input_tokens_details", "cache_write_tokens");
+    // Of them, the 12 h writes (OpenAI's long TTL), when the usage splits them by TTL: recorded
+    // in the long-TTL field Anthropic's 1 h writes use.
+    const JsonValue* by_ttl = details->Find("cache_write_tokens_details");
+    if (by_ttl != nullptr && by_ttl->is_object() && by_ttl->Find("ttl_12h_tokens") != nullptr) {
+      u.cache_creation_1h_input_tokens =
+          std::min(UsageField(by_ttl, "ttl_12h_tokens"), *u.cache_creation_input_tokens);
+    }
   } else if (details != nullptr && details->Find("cache_creation_tokens") != nullptr) {
     u.cache_creation_input_tokens =
         UsageField(usage, "", "input_tokens_details", "cache_creation_tokens");

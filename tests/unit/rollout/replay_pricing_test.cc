@@ -48,7 +48,7 @@ const JsonValue& Request(const JsonValue& report, std::size_t i) {
 // An agentctx-style rollout: token_count lines carry each response's usage (no running total),
 // with Anthropic's cache writes when `writes`. 5000 → 5600 input tokens.
 std::string TwoResponses(std::uint64_t second_cached, std::uint64_t second_write,
-                         bool writes = true) {
+                         bool writes = true, const std::string& model = "claude-x") {
   auto line = [](const std::string& type, const std::string& payload) {
     return R"({"timestamp":"2026-01-01T00:00:00.000Z","type":")" + type + R"(","payload":)" +
            payload + "}\n";
@@ -66,7 +66,8 @@ std::string TwoResponses(std::uint64_t second_cached, std::uint64_t second_write
                                      R"("}]})");
   };
   return line("session_meta", R"({"id":"s-ant","cli_version":"0.1.0"})") +
-         line("turn_context", R"({"cwd":"/r","approval_policy":"never","model":"claude-x"})") +
+         line("turn_context",
+              R"({"cwd":"/r","approval_policy":"never","model":")" + model + R"("})") +
          message("user", "input_text", "go") + message("assistant", "output_text", "ok") +
          usage(5000, 0, 5000) + message("user", "input_text", "next") +
          message("assistant", "output_text", "done") + usage(5600, second_cached, second_write);
@@ -143,6 +144,25 @@ TEST(ReplayPricing, AnthropicCachesTheWholePrefixAndTheProviderOptionWins) {
   EXPECT_EQ(forced.Find("summary")->Find("pricing"), nullptr);
   EXPECT_EQ(Request(forced, 1).Find("cache_write_input_tokens"), nullptr);
   EXPECT_EQ(forced.Find("summary")->Find("cost")->Find("cache_write_extra_usd"), nullptr);
+}
+
+TEST(ReplayPricing, AGpt56RolloutWithWritesIsPricedByOpenAisWriteRule) {
+  // Writes in the usage and no provider option: a GPT-5.6+ model is OpenAI's (writes at 1.25×,
+  // 128-token blocks), not Anthropic's.
+  JsonValue report = Replay(TwoResponses(4000, 1600, true, "gpt-5.6"));
+  const JsonValue& s = *report.Find("summary");
+  EXPECT_EQ(ToJson(*s.Find("pricing")), R"("openai")");
+  EXPECT_EQ(U(s, "cache_write_input_tokens"), 6600u);
+  EXPECT_EQ(ToJson(*s.Find("prices_per_million_usd")),
+            R"({"input":1.25,"cached_input":0.125,"cache_write":1.5625,"output":10})");
+  EXPECT_EQ(ToJson(*s.Find("cost")->Find("cache_write_extra_usd")), "0.0020625");  // 6600 · 0.3125
+  EXPECT_EQ(U(Request(report, 1), "lost_tokens"), 992u);  // 4992 cacheable, 4000 read
+  EXPECT_NE(RenderReplayTable(report).find("(OpenAI pricing, 6,600 tokens written)"),
+            std::string::npos)
+      << RenderReplayTable(report);
+  // The same rollout of an Anthropic model keeps Anthropic's rule.
+  EXPECT_EQ(ToJson(*Replay(TwoResponses(4000, 1600)).Find("summary")->Find("pricing")),
+            R"("anthropic")");
 }
 
 TEST(ReplayPricing, WithoutWritesOpenAiPricesUnlessAnthropicIsAsked) {

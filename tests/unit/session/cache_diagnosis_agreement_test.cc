@@ -3,10 +3,13 @@
 // edits, a cwd change, tool-list changes, a prompt_cache_key change, new instructions, a
 // reasoning-effort change, manual compactions), the explainer's reason agrees with the mock
 // provider's own verdict — computed by the mock from its record of the previous request — on every
-// request of each provider.
+// request of each provider; under the GPT-5.6 rule set its predicted cache reads and writes are
+// the mock's reported ones.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "protocol/json_codec.h"
@@ -24,7 +27,16 @@ struct Tally {
   int misses = 0;  // diagnoses whose provider reason is a miss
   int unavailable = 0;
   std::vector<std::string> disagreements;
+  // The explainer's predicted reads / writes beside the mock's reported ones, per request.
+  std::map<std::string, std::pair<std::string, std::string>> cache_tokens;
+  int writes = 0;  // requests whose usage reported writes
 };
+
+// "cached/written" of a cache_report (predicted) or a token_usage (reported).
+std::string Tokens(const JsonValue& e, std::string_view cached, std::string_view written) {
+  return std::to_string(e.GetInt(cached).value_or(-1)) + "/" +
+         std::to_string(e.GetInt(written).value_or(0));
+}
 
 void Count(const std::vector<JsonValue>& effects, Tally* t) {
   for (const auto& e : effects) {
@@ -33,7 +45,16 @@ void Count(const std::vector<JsonValue>& effects, Tally* t) {
       if (e.GetString("purpose") == "compact") ++t->compactions;
     }
     const JsonValue* event = e.Find("event");
-    if (event == nullptr || event->GetString("type") != "cache_diagnosis") continue;
+    if (event == nullptr) continue;
+    const std::string request(event->GetString("request_id").value_or(""));
+    if (event->GetString("type") == "cache_report") {
+      t->cache_tokens[request].first =
+          Tokens(*event, "predicted_cached_tokens", "predicted_cache_write_tokens");
+    } else if (event->GetString("type") == "token_usage") {
+      t->cache_tokens[request].second = Tokens(*event, "cached_tokens", "cache_creation_tokens");
+      if (event->GetInt("cache_creation_tokens").value_or(0) > 0) ++t->writes;
+    }
+    if (event->GetString("type") != "cache_diagnosis") continue;
     ++t->diagnoses;
     const std::string provider(event->GetString("provider_reason").value_or(""));
     if (provider != "cache_hit" && provider != "unavailable") ++t->misses;
@@ -43,7 +64,21 @@ void Count(const std::vector<JsonValue>& effects, Tally* t) {
   }
 }
 
-Tally RunSession(const std::string& provider, const std::string& model) {
+// Under the GPT-5.6 rule set (breakpoint cache) the explainer predicts the mock's reads and
+// writes exactly, on every request that reported usage.
+void ExpectPredictedTokensReported(const Tally& t) {
+  int compared = 0;
+  for (const auto& [request, tokens] : t.cache_tokens) {
+    if (tokens.second.empty()) continue;
+    ++compared;
+    EXPECT_EQ(tokens.first, tokens.second) << request << " (predicted vs reported cached/written)";
+  }
+  EXPECT_GE(compared, 200);
+  EXPECT_GE(t.writes, 10);
+}
+
+Tally RunSession(const std::string& provider, const std::string& model,
+                 const std::string& extra_config = "") {
   SessionDriver d;
   EXPECT_TRUE(d.fs()->AddDir("/repo").has_value());
   EXPECT_TRUE(d.fs()->AddDir("/repo/crate").has_value());
@@ -52,8 +87,8 @@ Tally RunSession(const std::string& provider, const std::string& model) {
   d.host_tool = [](const std::string&, const std::string&) { return std::string("ok"); };
   const std::string config =
       R"({"session_id":"agree-1","provider":")" + provider + R"(","model":{"slug":")" + model +
-      R"(","instructions":")" + std::string(5000, 'i') +
-      R"("},"approval_policy":"never",)"
+      R"(","instructions":")" + std::string(5000, 'i') + R"("},"approval_policy":"never",)" +
+      extra_config +
       R"("environments":[{"id":"local","cwd":"/repo","shell":"bash","fs":"workspace"}]})";
   EXPECT_NE(d.Start(config).find("\"ok\":true"), std::string::npos);
   Tally t;
@@ -114,6 +149,15 @@ TEST(CacheDiagnosisAgreement, TheExplainerAgreesWithTheResponsesMockOnEveryReque
   EXPECT_GE(t.compactions, 3);
   EXPECT_EQ(t.unavailable, 0);
   EXPECT_TRUE(t.disagreements.empty()) << t.disagreements.front();
+  ExpectPredictedTokensReported(t);
+}
+
+TEST(CacheDiagnosisAgreement, ExplicitBreakpointsWithA12HourTtlArePredictedToo) {
+  Tally t = RunSession("responses", "gpt-5.6",
+                       R"("openai":{"cache_mode":"explicit","cache_ttl":"12h"},)");
+  EXPECT_GE(t.requests, 200);
+  EXPECT_TRUE(t.disagreements.empty()) << t.disagreements.front();
+  ExpectPredictedTokensReported(t);
 }
 
 TEST(CacheDiagnosisAgreement, TheExplainerAgreesWithTheAnthropicMockOnEveryRequest) {

@@ -53,6 +53,10 @@ TEST(CacheDiagnosis, OpenAiVocabularyMapsToTheExplainersReasons) {
   EXPECT_EQ(CompareVerdict(OpenAi(R"({"type":"cache_miss","reason":"context_compacted"})"),
                            "history_rewritten_by_compaction"),
             "agrees");
+  // A compaction that released deferred tools: the provider names the tools.
+  const auto tools = OpenAi(R"({"type":"cache_miss","reason":"tools_changed"})");
+  EXPECT_EQ(CompareVerdict(tools, "history_rewritten_by_compaction"), "agrees");
+  EXPECT_EQ(CompareVerdict(tools, "item_edited"), "differs");
   EXPECT_EQ(CompareVerdict(OpenAi(R"({"type":"comparison_response_not_found"})"), ""),
             "unavailable");
 }

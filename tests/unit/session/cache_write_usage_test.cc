@@ -67,6 +67,31 @@ TEST(CacheWriteUsage, OpenAiWritesReachTheEventAndTheRollout) {
   EXPECT_NE(d.RolloutText().find("\"cache_creation_input_tokens\":1500"), std::string::npos);
 }
 
+TEST(CacheWriteUsage, OpenAi12HourWritesAreTheLongTtlShareAndPricedLikeTheOthers) {
+  SessionDriver d;
+  ASSERT_TRUE(d.fs()->AddDir("/repo").has_value());
+  Answer(&d, R"(,"cache_write_tokens":1500,"cache_write_tokens_details":)"
+             R"({"ttl_12h_tokens":1200,"ttl_30m_tokens":300})");
+  d.Start(Config());
+  auto effects = d.Submit("hello", 1000);
+  const JsonValue* usage = TokenUsage(effects);
+  ASSERT_NE(usage, nullptr);
+  EXPECT_EQ(usage->Find("cache_creation_tokens")->int_value(), 1500);
+  ASSERT_NE(usage->Find("cache_creation_1h_tokens"), nullptr) << ToJson(*usage);
+  EXPECT_EQ(usage->Find("cache_creation_1h_tokens")->int_value(), 1200);
+  EXPECT_NE(d.RolloutText().find("\"cache_creation_1h_input_tokens\":1200"), std::string::npos);
+  // OpenAI publishes no separate 12 h price: every write at 1.25 × input.
+  auto summary = ParseJson(d.Call("cache_summary", R"({"prices":{}})"));
+  ASSERT_TRUE(summary.has_value());
+  const JsonValue* value = summary->Find("value");
+  ASSERT_NE(value, nullptr) << ToJson(*summary);
+  EXPECT_EQ(ToJson(*value->Find("cost")->Find("reported")->Find("input_usd")), "0.00309375");
+  // Predicted by OpenAI's breakpoint rule, priced by OpenAI's prices (not Anthropic's).
+  EXPECT_EQ(value->Find("cost")->GetString("pricing"), "openai");
+  ASSERT_NE(value->Find("predicted_cache_write_tokens"), nullptr) << ToJson(*value);
+  EXPECT_GT(value->GetInt("predicted_cache_write_tokens").value_or(0), 0);
+}
+
 TEST(CacheWriteUsage, AUsageWithoutWritesReadsAsBefore) {
   SessionDriver d;
   ASSERT_TRUE(d.fs()->AddDir("/repo").has_value());

@@ -43,6 +43,9 @@ bool Agrees(DiagnosisVocabulary vocabulary, std::string_view ours, std::string_v
   if (ours == "item_edited") return provider == (openai ? "input_changed" : "messages_changed");
   if (ours == "context_edited") return !openai && provider == "messages_changed";
   if (ours == "history_rewritten_by_compaction") {
+    // The compaction released tools held back (tool_policy defer): the provider, which checks
+    // the tools first, names them.
+    if (provider == "tools_changed") return true;
     return openai ? provider == "context_compacted" || provider == "input_changed"
                   : provider == "messages_changed";
   }

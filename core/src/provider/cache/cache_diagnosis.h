@@ -22,6 +22,8 @@
 //       tools_changed                     tools_changed                   tools_changed
 //       item_edited                       input_changed                   messages_changed
 //       history_rewritten_by_compaction   context_compacted, input_changed messages_changed
+//                                         (both: tools_changed, when the compaction released
+//                                         deferred tools)
 //       context_edited (server-side edit) —                               messages_changed
 //       <setting>_changed                 the same name                   —
 //     An "unavailable" verdict is neither agreement nor disagreement.

@@ -133,8 +133,18 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
   r.max_reuse_bp = BasisPoints(clamped_max, prompt_bytes);
   r.predicted_cached_tokens = Cacheable(r.shared_prefix_bytes / 4);
   r.ideal_cached_tokens = Cacheable(r.max_shared_prefix_bytes / 4);
-  if (prompt.breakpoints != nullptr) {
-    Predict(prompt, same_model && changed_setting.empty(), raw_shared, &r);
+  const bool openai_rule =
+      prompt.breakpoints != nullptr && prompt.breakpoints->openai_lookup_depth > 0;
+  if (openai_rule) {
+    PredictOpenAi(prompt, raw_shared, &r);
+  } else {
+    prev_item_ids_.clear();  // the next OpenAI-rule request rehashes its prefix
+    prev_head_id_ = 0;
+    prev_namespace_id_ = 0;
+    prev_cached_tokens_ = 0;
+    if (prompt.breakpoints != nullptr) {
+      Predict(prompt, same_model && changed_setting.empty(), raw_shared, &r);
+    }
   }
 
   if (r.shared_prefix_bytes < r.max_shared_prefix_bytes) {
@@ -185,8 +195,8 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
   sum_write_1h_ += r.predicted_cache_write_1h_tokens;
   RequestCost& cost = costs_.emplace_back();
   cost.request_id = r.request_id;
-  cost.breakpoints = r.breakpoints;
-  cost.write_premium = !r.breakpoints && OpenAiBillsCacheWrites(prompt.model);
+  cost.breakpoints = r.breakpoints && !openai_rule;  // priced by Anthropic's rule
+  cost.write_premium = !cost.breakpoints && OpenAiBillsCacheWrites(prompt.model);
   cost.prompt_tokens = r.prompt_tokens;
   cost.predicted_cached = r.predicted_cached_tokens;
   cost.predicted_write = r.predicted_cache_write_tokens;

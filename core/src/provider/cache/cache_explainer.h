@@ -38,9 +38,18 @@
 //   5. write = the tokens up to this request's longest mark beyond the read
 //      (predicted_cache_write_tokens), of which those up to its longest 1 h mark
 //      (predicted_cache_write_1h_tokens) are written at the 1 h price.
+// Provider responses, GPT-5.6 and later (BreakpointRule::openai_lookup_depth set): OpenAI's
+// breakpoint cache, by the rule the mock provider runs too (openai_breakpoint_cache.h):
+//   6. the explainer keeps that cache's state over the session's requests (prefix identities
+//      of the unmarked segments, namespaced by model, cache key and settings; identities of the
+//      prefix shared with the previous request are reused, not rehashed);
+//      predicted_cached_tokens = its read, exact (no 128-token rounding);
+//      predicted_cache_write_tokens = its writes beyond the read (of which
+//      predicted_cache_write_1h_tokens, the long-TTL ones: all of them under a 12 h TTL);
+//      ideal_cached_tokens = the longest prefix the previous request cached, if still live.
 // Cost (Summary with prices, cache_pricing.h): each request priced by its own rule — OpenAI's
-// for a prompt without breakpoints, Anthropic's with — predicted from the prompt tokens and the
-// prediction, reported from the provider's usage (NoteReportedUsage): its 1 h writes as the
+// for a prompt without Anthropic's breakpoints, Anthropic's with — predicted from the prompt tokens
+// and the prediction, reported from the provider's usage (NoteReportedUsage): its 1 h writes as the
 // provider split them (Anthropic's usage.cache_creation), else by the predicted 1 h share.
 // Invariants: the explainer keeps its own copy of the previous prompt's segment bytes; after a
 // request only the segments that differ from the stored ones are copied (an append-only history
@@ -60,6 +69,7 @@
 #include "prompt/prompt_bytes.h"
 #include "protocol/json_value.h"
 #include "provider/cache/cache_pricing.h"
+#include "provider/cache/openai_breakpoint_cache.h"
 #include "provider/cache/prefix_totals.h"
 
 namespace agentctx {
@@ -82,12 +92,15 @@ struct CacheMark {
   std::size_t items = 0;
 };
 
-/// Anthropic's cache rule for one request: its placed marks in prompt order, the model's
-/// minimum cacheable prompt and the request's time (for the TTLs).
+/// A mark-based cache rule for one request: its placed marks in prompt order, the model's
+/// minimum cacheable prompt and the request's time (for the TTLs). Anthropic's rule, or with
+/// `openai_lookup_depth` set OpenAI's (GPT-5.6+, step 6): then `marks` are the request's
+/// breakpoints, explicit and implicit, each covering `items` items.
 struct BreakpointRule {
   std::vector<CacheMark> marks;
   std::uint64_t min_cacheable_tokens = 1024;
   std::int64_t now_ms = 0;
+  std::size_t openai_lookup_depth = 0;  ///< 0: Anthropic's rule
 };
 
 /// The prompt of one request, by segment. Views only: the caller keeps the bytes alive for the
@@ -135,15 +148,17 @@ struct CacheReport {
   std::uint64_t predicted_cached_tokens = 0;
   std::uint64_t ideal_cached_tokens = 0;
   std::optional<CacheBreak> cache_break;
-  bool breakpoints = false;  ///< predicted by Anthropic's rule (the two fields below)
+  bool breakpoints = false;  ///< predicted by a mark rule (the two fields below)
   std::uint64_t predicted_cache_write_tokens = 0;
-  std::uint64_t predicted_cache_write_1h_tokens = 0;  ///< of the writes, under 1 h marks
+  /// Of the writes, the long-TTL ones (Anthropic 1 h marks, OpenAI 12 h).
+  std::uint64_t predicted_cache_write_1h_tokens = 0;
 };
 
 /// The `cache_report` JSON, keys always in this order:
 /// {"request_id","prompt_bytes","prompt_tokens","shared_prefix_bytes","reuse_bp","max_reuse_bp",
 ///  "predicted_cached_tokens","ideal_cached_tokens","break":null|{"reason","section",
-///  "item_index"?,"byte_offset","lost_tokens"}}, then, by Anthropic's rule only,
+///  "item_index"?,"byte_offset","lost_tokens"}}, then, by a mark rule only (Anthropic's, or
+///  OpenAI's GPT-5.6+ breakpoints),
 ///  "predicted_cache_write_tokens","predicted_cache_write_1h_tokens".
 JsonValue CacheReportToJson(const CacheReport& report);
 
@@ -225,6 +240,8 @@ class CacheExplainer {
 
   void Predict(const PromptSegments& prompt, bool same_model, std::uint64_t raw_shared,
                CacheReport* r) const;
+  // Step 6 (OpenAI's breakpoint cache); runs the cache, so before Store().
+  void PredictOpenAi(const PromptSegments& prompt, std::uint64_t raw_shared, CacheReport* r);
   void Store(const PromptSegments& prompt, std::uint64_t shared);
   void StoreMarks(const PromptSegments& prompt);
   JsonValue SummaryCostJson(const TypedPrices& prices, CachePricing current) const;
@@ -248,6 +265,14 @@ class CacheExplainer {
   std::uint64_t sum_write_ = 0;
   std::uint64_t sum_write_1h_ = 0;
   std::vector<RequestCost> costs_;  // in issue order (usage is reported for the latest)
+  // OpenAI's breakpoint rule: the cache, the previous request's prefix identities (head, then
+  // one per item) and the longest prefix it cached (tokens, expiry).
+  OpenAiBreakpointCache openai_cache_;
+  std::uint64_t prev_namespace_id_ = 0;
+  std::uint64_t prev_head_id_ = 0;
+  std::vector<std::uint64_t> prev_item_ids_;
+  std::uint64_t prev_cached_tokens_ = 0;
+  std::int64_t prev_cached_expires_ms_ = 0;
 };
 
 }  // namespace agentctx

@@ -104,12 +104,14 @@ JsonValue CacheExplainer::SummaryCostJson(const TypedPrices& typed, CachePricing
   const CachePrices openai_writes = PricesFor(CachePricing::kOpenAi, typed, true);
   const CachePrices anthropic = PricesFor(CachePricing::kAnthropic, typed);
   bool any_openai = false;
+  bool any_anthropic = false;
   bool any_openai_writes = false;
   std::uint64_t predicted = 0, input = 0, output = 0;
   ReportedUsage reported;
   for (const RequestCost& c : costs_) {
     const CachePrices& p = c.breakpoints ? anthropic : c.write_premium ? openai_writes : openai;
     any_openai = any_openai || !c.breakpoints;
+    any_anthropic = any_anthropic || c.breakpoints;
     any_openai_writes = any_openai_writes || c.write_premium;
     predicted += InputCostPicoUsd(CacheTokens{c.prompt_tokens, c.predicted_cached,
                                               c.predicted_write, c.predicted_write_1h, 0},
@@ -129,7 +131,7 @@ JsonValue CacheExplainer::SummaryCostJson(const TypedPrices& typed, CachePricing
     output += u.output_tokens * p.output;
   }
   // The rules the requests were priced by; before any request, the session's.
-  const bool by_anthropic = costs_.empty() ? current == CachePricing::kAnthropic : any_breakpoints_;
+  const bool by_anthropic = costs_.empty() ? current == CachePricing::kAnthropic : any_anthropic;
   const bool by_openai = costs_.empty() ? current == CachePricing::kOpenAi : any_openai;
   JsonValue out = JsonValue::Object();
   out.Set("pricing", JsonValue::String(by_anthropic && by_openai ? "mixed"

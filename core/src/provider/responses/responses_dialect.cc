@@ -3,6 +3,7 @@
 #include "provider/responses/responses_dialect.h"
 
 #include "protocol/json_value.h"
+#include "provider/cache/openai_breakpoint_cache.h"
 #include "provider/responses/openai_cache.h"
 #include "provider/responses/request_body.h"
 
@@ -20,6 +21,38 @@ PromptSegments SegmentsOf(const BodyParams& p, std::string_view instructions_jso
   segments.items = items;
   segments.settings = CacheSettingsOf(p, DiagnosisVocabulary::kOpenAi);
   return segments;
+}
+
+// GPT-5.6 and later: the breakpoint cache's rule for the explainer (cache_explainer.h, step 6):
+// the explicit marks placed (`marks`) and, in mode implicit (also when no prompt_cache_options
+// are sent), the provider's own breakpoint at the newest item that can carry one.
+std::optional<BreakpointRule> OpenAiRuleOf(const BodyParams& p,
+                                           const std::vector<ItemSegment>& items,
+                                           const std::vector<std::size_t>* marks,
+                                           std::int64_t now_ms) {
+  if (!HasPromptCacheOptions(p.model)) return std::nullopt;
+  const bool options = p.features(ProviderFeature::kCacheBreakpoints);
+  BreakpointRule rule;
+  rule.now_ms = now_ms;
+  rule.min_cacheable_tokens = kOpenAiMinPrefixTokens;
+  rule.openai_lookup_depth = kOpenAiLookupDepth;
+  CacheMark mark;
+  mark.ttl_ms = options && p.cache_ttl == OpenAiCacheTtl::k12h ? kOpenAiTtl12hMs : kOpenAiTtl30mMs;
+  if (marks != nullptr) {
+    for (std::size_t i : *marks) {
+      mark.items = i + 1;
+      rule.marks.push_back(mark);
+    }
+  }
+  if (!options || p.cache_mode != OpenAiCacheMode::kExplicit) {
+    for (std::size_t i = items.size(); i-- > 0;) {
+      if (!CanCarryBreakpoint(items[i].bytes)) continue;
+      mark.items = i + 1;
+      rule.marks.push_back(mark);
+      break;
+    }
+  }
+  return rule;
 }
 
 }  // namespace
@@ -60,7 +93,7 @@ RenderedRequest ResponsesDialect::RenderTurn(const BodyParams& p,
                                              const std::vector<PromptItem>& prompt,
                                              std::size_t stable,
                                              const std::vector<ItemSegment>& items,
-                                             const DialectOptions&, std::int64_t) {
+                                             const DialectOptions&, std::int64_t now_ms) {
   RenderedRequest r;
   r.endpoint = endpoint();
   // J(instructions), escaped again only when the instructions change (often kilobytes).
@@ -72,15 +105,17 @@ RenderedRequest ResponsesDialect::RenderTurn(const BodyParams& p,
     BodyParams marked = p;
     PlanMarks(&marked, instructions_json_, items, &turn_marks_, &r);
     r.body = builder_.Build(marked, prompt, stable);
+    r.rule = OpenAiRuleOf(p, items, &turn_marks_, now_ms);
   } else {
     r.body = builder_.Build(p, prompt, stable);
+    r.rule = OpenAiRuleOf(p, items, nullptr, now_ms);
   }
   r.segments = SegmentsOf(p, instructions_json_, items);
   return r;
 }
 
 RenderedRequest ResponsesDialect::Once(const BodyParams& p, const std::vector<ItemSegment>& items,
-                                       bool remote, std::string* owned) {
+                                       bool remote, std::int64_t now_ms, std::string* owned) {
   once_bytes_.clear();
   once_bytes_.reserve(items.size());
   for (const ItemSegment& item : items) once_bytes_.push_back(item.bytes);
@@ -98,14 +133,19 @@ RenderedRequest ResponsesDialect::Once(const BodyParams& p, const std::vector<It
   if (p.compaction_trigger && !remote) {  // the explainer sees the trigger item too
     r.segments.items.push_back(ItemSegment{kCompactionTriggerItem, "compaction", 0});
   }
+  // The compaction endpoint reads no breakpoint cache (and reports no usage).
+  if (!remote) {
+    const bool planned = p.features(ProviderFeature::kCacheBreakpoints);
+    r.rule = OpenAiRuleOf(p, r.segments.items, planned ? &once_marks_ : nullptr, now_ms);
+  }
   return r;
 }
 
 RenderedRequest ResponsesDialect::RenderOnce(const BodyParams& p,
                                              const std::vector<ItemSegment>& items,
-                                             const DialectOptions&, std::int64_t,
+                                             const DialectOptions&, std::int64_t now_ms,
                                              std::string* owned) {
-  return Once(p, items, /*remote=*/false, owned);
+  return Once(p, items, /*remote=*/false, now_ms, owned);
 }
 
 FeatureAvailability ResponsesDialect::Availability(ProviderFeature feature,
@@ -159,7 +199,7 @@ std::vector<std::string_view> ResponsesDialect::ParametersOf(ProviderFeature fea
 
 std::optional<RenderedRequest> ResponsesDialect::RenderRemoteCompaction(
     const BodyParams& p, const std::vector<ItemSegment>& items, std::string* owned) {
-  return Once(p, items, /*remote=*/true, owned);
+  return Once(p, items, /*remote=*/true, 0, owned);
 }
 
 }  // namespace agentctx

@@ -34,7 +34,7 @@ class ResponsesDialect final : public Dialect {
 
  private:
   RenderedRequest Once(const BodyParams& p, const std::vector<ItemSegment>& items, bool remote,
-                       std::string* owned);
+                       std::int64_t now_ms, std::string* owned);
   // Feature cache_breakpoints: plans the marks of a body (openai_cache.h) into `*marks`, points
   // `p` at them and sets the cache report's plan.
   static void PlanMarks(BodyParams* p, std::string_view instructions_json,

@@ -41,7 +41,9 @@ export function checkResults(r) {
     expect(pr.mismatches.length === 0, `the engine's cache_report disagrees with the body bytes: ${JSON.stringify(pr.mismatches.slice(0, 3))}`);
   }
   const pv = r.providers;
-  expect(pv && Object.keys(pv.providers ?? {}).length === 3, 'the per-provider cached share did not run');
+  expect(pv && Object.keys(pv.providers ?? {}).length === 4, 'the per-provider cached share did not run');
+  const p56 = pv?.providers?.['responses 5.6'];
+  expect(p56 && p56.missed_agreeing === p56.missed, `responses 5.6: the engine's reason differs from the mock's on ${p56?.missed - p56?.missed_agreeing} missed request(s)`);
   for (const [name, x] of Object.entries(pv?.providers ?? {})) {
     expect(x.requests === pv.requests, `provider ${name}: ${x.requests} requests, the script has ${pv.requests}`);
     expect(x.cached_share >= 0 && x.cached_share <= 1, `provider ${name}: cached share ${x.cached_share} is not in [0, 1]`);

@@ -137,9 +137,10 @@ function prefixSection(r) {
 export function providerSection(r) {
   const p = r.providers;
   if (!p) return [];
-  const names = { responses: 'Responses', chat: 'Chat Completions', anthropic: 'Anthropic Messages' };
+  const names = { responses: 'Responses', 'responses 5.6': 'Responses, gpt-5.6', chat: 'Chat Completions', anthropic: 'Anthropic Messages' };
   const rules = {
     responses: 'exact prefix, 1024 + 128·k tokens',
+    'responses 5.6': 'breakpoints (implicit + placed), exact reads from 1024 tokens, ≤ 4 writes',
     chat: 'the same exact-prefix rule over tools ‖ messages',
     anthropic: 'cache_control breakpoints, 20-block lookback, 1024-token minimum',
   };
@@ -148,15 +149,19 @@ export function providerSection(r) {
     '',
     `The same ${p.requests}-request session rendered for each provider (the canned answers re-encoded as that provider's stream),`,
     'every body answered by the mock model at the provider\'s endpoint with its cache rules. Relative input cost: uncached tokens at 1×,',
-    'cache reads at 0.1×, Anthropic cache writes at 1.25×, divided by the cost of sending every input token uncached.',
+    'cache reads at 0.1×, cache writes at 1.25× (Anthropic, OpenAI GPT-5.6+), divided by the cost of sending every input token uncached.',
+    'Agreement (GPT-5.6 rule set, `provider_features` cache_breakpoints and cache_diagnostics on): on the requests that missed,',
+    'the engine\'s `cache_report` reason against the mock\'s own `prompt_cache_diagnostics`.',
     'Deterministic (no timing): `node bench/js/provider_share.mjs` alone gives the same table.',
     '',
-    '| provider | cache rule | cached tokens | cached share | cache writes | breakpoints placed | cache breaks | relative input cost |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| provider | cache rule | cached tokens | cached share | cache writes | breakpoints placed | cache breaks | relative input cost (writes included) | engine = mock reason on misses |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const [k, x] of Object.entries(p.providers)) {
+    const writes = k === 'anthropic' || x.cache_write_tokens > 0;
     out.push(`| ${names[k] ?? k} | ${rules[k] ?? ''} | ${int(x.cached_tokens)} of ${int(x.input_tokens)} | **${pct(x.cached_share, 2)}** | ` +
-      `${k === 'anthropic' ? int(x.cache_write_tokens) : '–'} | ${k === 'anthropic' ? int(x.breakpoints) : '–'} | ${x.breaks} | ${pct(x.relative_input_cost, 1)} |`);
+      `${writes ? int(x.cache_write_tokens) : '–'} | ${x.breakpoints > 0 ? int(x.breakpoints) : '–'} | ${x.breaks} | ${pct(x.relative_input_cost, 1)} | ` +
+      `${x.missed !== undefined ? `${x.missed_agreeing} of ${x.missed}` : '–'} |`);
   }
   out.push('');
   return out;

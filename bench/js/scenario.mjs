@@ -55,6 +55,14 @@ function messageSse(n, text) {
     'event: response.completed\ndata: ' + JSON.stringify({ type: 'response.completed', response: { id: `resp_${n}`, usage: { input_tokens: 1000, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 1020 } } }) + '\n\n';
 }
 
+/** Canned Responses stream `sse` with `item` as its first output item; `only`: its only one. */
+function withFirstItem(sse, item, only) {
+  const events = sse.split('\n\n').filter((e) => e !== '');
+  const kept = only ? events.filter((e) => !e.startsWith('event: response.output_item.done\n')) : events;
+  const added = `event: response.output_item.done\ndata: ${JSON.stringify({ type: 'response.output_item.done', output_index: 0, item })}`;
+  return [kept[0], added, ...kept.slice(1)].map((e) => `${e}\n\n`).join('');
+}
+
 /** The request of a turn before which its `mid` ops run. */
 export const midRequest = (steps) => Math.floor(steps / 2) + 1;
 
@@ -87,6 +95,10 @@ const encoder = new TextEncoder();
  * `options.adaptSse` turns each canned Responses answer into that provider's stream;
  * `options.answerCompaction(request)` (optional) answers the compaction request instead of the
  * canned summary: `{sse}` for a streamed answer, `{body}` for `responses/compact`.
+ * `options.providerCompaction(request)` (optional, strategy server) returns the `compaction`
+ * item the provider put in its answer to a turn request, if any: it goes first in the canned
+ * answer, or alone when `options.pauseAfterCompaction` (Anthropic), and then the engine's next
+ * request gets the canned answer.
  */
 export async function runAgentctx(onRequest, s = SCENARIO, options = {}) {
   const adapt = options.adaptSse ?? ((sse) => sse);
@@ -105,10 +117,17 @@ export async function runAgentctx(onRequest, s = SCENARIO, options = {}) {
     onRequest({ n: ++n, purpose: req.purpose, body: req.body, now, cacheReport: report });
     return req;
   };
-  const deliver = (req, sse) => {
+  const stream = (req, sse) => {
     const a = session.call('deliver', { delivery: { type: 'model_events', request_id: req.id, sse: encoder.encode(adapt(sse)) }, now_ms: now });
-    session.call('deliver', { delivery: { type: 'model_events', request_id: req.id, end: true }, now_ms: now });
-    return a;
+    const end = session.call('deliver', { delivery: { type: 'model_events', request_id: req.id, end: true }, now_ms: now });
+    return { ...a, effects: [...a.effects, ...end.effects] };
+  };
+  const deliver = (req, sse) => {
+    const compaction = options.providerCompaction?.(req);
+    if (compaction === undefined) return stream(req, sse);
+    const paused = options.pauseAfterCompaction === true;
+    const answered = stream(req, withFirstItem(sse, compaction, paused));
+    return paused ? deliver(record(answered), sse) : answered;
   };
   session.call('session.start', { config: { ...s.config, ...(options.config ?? {}) }, now_ms: now });
   for (const [t, turn] of s.turns.entries()) {

@@ -109,7 +109,7 @@ describe('openai@7 on /v1/responses with a gpt-5.6 slug', () => {
     received.push(['Pick<Response, "prompt_cache_diagnostics" | "usage">', { prompt_cache_diagnostics: d, usage: c.usage }]);
   });
 
-  test('a settings miss reads nothing from the cache either', { todo: 'the mock cache keys on prompt bytes only; a changed reasoning effort still reads them' }, async () => {
+  test('a settings miss reads nothing from the cache either', async () => {
     const c = await openai.responses.create({ ...next, reasoning: { effort: 'medium' }, prompt_cache_options: { ...first.prompt_cache_options, comparison_response_id: b.id } });
     assert.equal(c.prompt_cache_diagnostics?.reason, 'reasoning_effort_changed');
     assert.equal(c.usage.input_tokens_details.cached_tokens, 0);

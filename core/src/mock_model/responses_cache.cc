@@ -101,7 +101,7 @@ ResponsesCacheUsage ResponsesBreakpointCache::Lookup(const JsonValue& body,
   }
   std::size_t implicit = unmarked.size();  // none
   for (std::size_t i = unmarked.size(); !explicit_mode && i-- > 0;) {
-    if (CanCarryBreakpoint(unmarked[i])) {
+    if (IsImplicitBreakpointItem(unmarked[i])) {
       implicit = i;
       break;
     }

@@ -13,8 +13,9 @@
 //    (the mock's granularity). A mark anywhere else (instructions, tools, assistant output,
 //    other blocks) is ignored.
 //  - `prompt_cache_options.mode` "explicit": the latest 4 explicit breakpoints, none = no caching;
-//    otherwise (implicit, the default) the latest 3 plus one at the newest item that can carry a
-//    breakpoint (CanCarryBreakpoint). `prompt_cache_options.ttl` "12h": 12 h, else 30 min.
+//    otherwise (implicit, the default) the latest 3 plus one at the newest user or developer
+//    message or tool output, in whatever form (IsImplicitBreakpointItem).
+//    `prompt_cache_options.ttl` "12h": 12 h, else 30 min.
 // Usage: cached_tokens = the read; cache_write_tokens = the written tokens beyond it, reported
 // under cache_write_tokens_details.ttl_12h_tokens or .ttl_30m_tokens by the request's TTL.
 #pragma once

@@ -32,7 +32,9 @@
 
 namespace agentctx {
 
-inline constexpr std::size_t kOpenAiLookupDepth = 4;
+/// How many of the conversation's latest breakpoints a lookup considers: 80 in openai@7's
+/// documentation of `prompt_cache_options` (it has changed between versions: a parameter).
+inline constexpr std::size_t kOpenAiLookupDepth = 80;
 inline constexpr std::uint64_t kOpenAiMinPrefixTokens = 1024;
 inline constexpr std::size_t kOpenAiMaxWritesPerRequest = 4;
 inline constexpr std::int64_t kOpenAiTtl30mMs = 30 * 60 * 1000;

@@ -45,6 +45,23 @@ bool CanCarryBreakpoint(std::string_view item) {
   return !parts.empty() && parts.back().is_object() && IsInputBlock(parts.back());
 }
 
+bool IsImplicitBreakpointItem(std::string_view item) {
+  // The engine's own bytes start with the type (and a message's role) — no parse for them.
+  if (StartsWith(item, "{\"type\":\"function_call_output\"") ||
+      StartsWith(item, "{\"type\":\"custom_tool_call_output\"") ||
+      StartsWith(item, "{\"type\":\"message\",\"role\":\"user\"") ||
+      StartsWith(item, "{\"type\":\"message\",\"role\":\"developer\"")) {
+    return true;
+  }
+  if (StartsWith(item, "{\"type\":\"message\",\"role\":\"")) return false;  // assistant, system
+  auto parsed = ParseJson(item);
+  if (!parsed || !parsed->is_object()) return false;
+  const std::string_view type = parsed->GetString("type").value_or("message");
+  if (type == "function_call_output" || type == "custom_tool_call_output") return true;
+  const std::string_view role = parsed->GetString("role").value_or("");
+  return type == "message" && (role == "user" || role == "developer");
+}
+
 void AppendWithBreakpoint(std::string* out, std::string_view item) {
   out->append(item.substr(0, item.size() - kBlockEnd.size()));
   out->append(kBreakpointField);

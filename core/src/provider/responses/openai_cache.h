@@ -46,6 +46,11 @@ inline constexpr std::string_view kBreakpointField =
 
 /// True when `item` (canonical item bytes) can carry a breakpoint (see the header comment).
 bool CanCarryBreakpoint(std::string_view item);
+/// True when OpenAI's implicit breakpoint (mode implicit) may sit at the end of `item` (item
+/// JSON bytes, any key order): a user or developer message or a tool output, whatever its
+/// form — the provider places it near the latest user or tool message, so a tool loop with
+/// string outputs caches without explicit marks.
+bool IsImplicitBreakpointItem(std::string_view item);
 /// Appends `item` with kBreakpointField on its last content block (CanCarryBreakpoint(item)).
 void AppendWithBreakpoint(std::string* out, std::string_view item);
 

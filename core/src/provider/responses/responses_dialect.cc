@@ -25,7 +25,7 @@ PromptSegments SegmentsOf(const BodyParams& p, std::string_view instructions_jso
 
 // GPT-5.6 and later: the breakpoint cache's rule for the explainer (cache_explainer.h, step 6):
 // the explicit marks placed (`marks`) and, in mode implicit (also when no prompt_cache_options
-// are sent), the provider's own breakpoint at the newest item that can carry one.
+// are sent), the provider's own breakpoint at the newest user, developer or tool-output item.
 std::optional<BreakpointRule> OpenAiRuleOf(const BodyParams& p,
                                            const std::vector<ItemSegment>& items,
                                            const std::vector<std::size_t>* marks,
@@ -46,7 +46,7 @@ std::optional<BreakpointRule> OpenAiRuleOf(const BodyParams& p,
   }
   if (!options || p.cache_mode != OpenAiCacheMode::kExplicit) {
     for (std::size_t i = items.size(); i-- > 0;) {
-      if (!CanCarryBreakpoint(items[i].bytes)) continue;
+      if (!IsImplicitBreakpointItem(items[i].bytes)) continue;
       mark.items = i + 1;
       rule.marks.push_back(mark);
       break;

@@ -95,7 +95,7 @@ describe('provider features against an endpoint that refuses one', () => {
     after(t.cleanup);
     const bad = await runCli(['run', '--feature', 'prewarn=on', '--workspace', join(t.dir, 'ws'), 'hello'], { cwd: t.dir });
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /prewarn is not a provider feature \(cache_breakpoints, .*prompt_cache_key\)/);
+    assert.match(bad.stderr, /prewarn is not a provider feature \(cache_breakpoints, .*prompt_cache_key, context_editing\)/);
     const value = await runCli(['run', '--feature', 'prewarm=yes', '--workspace', join(t.dir, 'ws'), 'hello'], { cwd: t.dir });
     assert.equal(value.code, 2);
     assert.match(value.stderr, /expected prewarm=on or prewarm=off/);

@@ -107,6 +107,29 @@ const MAX_ERROR_BODY = 64 * 1024;
 
 export { redactSecret } from './secret_redaction.js';
 
+/** Longest a stream the caller left is read on before it is aborted. */
+const DRAIN_MS = 5000;
+
+/**
+ * Reads what is left of `stream` and drops it, then aborts `controller` (after its end, a no-op);
+ * a server that keeps the stream open past DRAIN_MS is cut off. Never throws.
+ */
+function drainThenAbort(stream: ReadableStream<Uint8Array>, controller: AbortController): void {
+  const stop = setTimeout(() => controller.abort(), DRAIN_MS);
+  (stop as { unref?: () => void }).unref?.(); // Node: a left stream never holds the process
+  void (async () => {
+    try {
+      const reader = stream.getReader();
+      while (!(await reader.read()).done) { /* dropped */ }
+    } catch {
+      // aborted or broken: nothing to keep
+    } finally {
+      clearTimeout(stop);
+      controller.abort();
+    }
+  })();
+}
+
 function errorText(e: unknown): string {
   if (!(e instanceof Error)) return String(e);
   const cause = (e as { cause?: unknown }).cause;
@@ -241,6 +264,9 @@ function httpModelClient(flavor: HttpFlavor, options: OpenAIResponsesClientOptio
       };
       const onAbort = (): void => controller.abort();
       signal?.addEventListener('abort', onAbort, { once: true });
+      // A stream the caller stopped reading before its end (the turn completed on its last event):
+      // read to its end in the background rather than abort a response that is already whole.
+      let unfinished: ReadableStream<Uint8Array> | undefined;
       const failure = (e: unknown): ModelDelivery => ({
         type: 'model_error', request_id: request.id,
         message: redact(timedOut ? `no response from ${url} within ${timeoutMs} ms` : `request to ${url} failed: ${errorText(e)}`),
@@ -291,6 +317,7 @@ function httpModelClient(flavor: HttpFlavor, options: OpenAIResponsesClientOptio
         }
         if (response.body !== null) {
           const reader = response.body.getReader();
+          unfinished = response.body;
           try {
             for (;;) {
               const { done, value } = await reader.read();
@@ -298,7 +325,9 @@ function httpModelClient(flavor: HttpFlavor, options: OpenAIResponsesClientOptio
               if (done) break;
               if (value.length > 0) yield { type: 'model_events', request_id: request.id, sse: value };
             }
+            unfinished = undefined;
           } catch (error) {
+            unfinished = undefined;
             if (signal?.aborted) throw error;
             if (timedOut) {
               yield failure(error);
@@ -313,7 +342,8 @@ function httpModelClient(flavor: HttpFlavor, options: OpenAIResponsesClientOptio
       } finally {
         if (timer !== undefined) clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        controller.abort();
+        if (unfinished !== undefined && signal?.aborted !== true) drainThenAbort(unfinished, controller);
+        else controller.abort();
       }
     },
   };

@@ -16,7 +16,8 @@
 // build/fuzz/logs/<name>.log as it runs (`tail -f` shows a long run's progress). On a shared
 // machine the wall-clock rate says little, so each target's CPU time is sampled from
 // /proc/<pid>/stat every few seconds (Linux; null elsewhere) and reported with the executions per
-// CPU second. Exits 1 when any target crashed (its input is under build/fuzz/tests/fuzz/artifacts/).
+// CPU second. Exits 1 when any target crashed (its input is under build/fuzz/tests/fuzz/artifacts/);
+// a timeout whose input runs in time when run again alone is reported, not counted as a crash.
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
@@ -82,6 +83,17 @@ function cpuSeconds(pid) {
 // libFuzzer's line once the corpus is loaded (a non-digit after the count: the line is whole).
 const INITED = /INITED cov: \d+ ft: (\d+)\D/;
 
+// Runs the input a timeout saved once more, alone and not niced, under the same limit: returns
+// {input, rerun_seconds, starved} (starved: it finished in time, so the run only lacked CPU).
+function recheckTimeout(exe, tail) {
+  const input = /Test unit written to (\S+)/.exec(tail)?.[1];
+  if (!input) return { input: null, rerun_seconds: null, starved: false };
+  const started = Date.now();
+  const r = spawnSync(exe, ['-timeout=10', '-rss_limit_mb=1024', input], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const rerun = (Date.now() - started) / 1000;
+  return { input, rerun_seconds: rerun, starved: r.status === 0 };
+}
+
 function runTarget(name) {
   const exe = join(build, 'tests/fuzz', `${name}_fuzz`);
   const work = join(build, 'tests/fuzz/corpus', name);
@@ -115,8 +127,14 @@ function runTarget(name) {
       // A SIGINT (e.g. ending a long run early) makes libFuzzer print its stats and exit 72:
       // an interrupted run, not a crash.
       const interrupted = /libFuzzer: run interrupted/.test(tail);
-      const crashed = (code !== 0 && !interrupted) || /==\d+==ERROR|deadly signal|fuzz property failed|runtime error/.test(tail);
+      // libFuzzer's -timeout counts wall-clock time: at `nice -n 19` on a busy machine one input
+      // can wait longer than that for a core. A timeout counts as a crash only if its input also
+      // times out when run again alone, at normal priority.
+      const timeout = /libFuzzer: timeout/.test(tail) ? recheckTimeout(exe, tail) : null;
+      const crashed = !timeout?.starved &&
+        ((code !== 0 && !interrupted) || /==\d+==ERROR|deadly signal|fuzz property failed|runtime error/.test(tail));
       resolve({ target: name, execs, crashes: crashed ? 1 : 0, seconds: Math.round((Date.now() - started) / 1000),
+        ...(timeout ? { timeout } : {}),
         execs_per_second: Math.round(execs / Math.max(1, (Date.now() - started) / 1000)), exit: code, interrupted,
         coverage: status ? { edges: Number(status[1]), features: Number(status[2]) } : null,
         new_features: status && inited ? Math.max(0, Number(status[2]) - Number(inited[1])) : null,
@@ -143,6 +161,10 @@ async function lane() {
       (r.coverage ? `  cov ${r.coverage.edges} ft ${r.coverage.features}` : '');
     console.log(`${r.target.padEnd(16)} ${String(r.execs).padStart(12)} execs  ${String(r.crashes).padStart(2)} crashes  ${String(r.seconds).padStart(6)} s  (${r.execs_per_second}/s)${cov}`);
     if (r.crashes) console.log(r.log_tail);
+    if (r.timeout?.starved) {
+      console.log(`${r.target.padEnd(16)} stopped by a timeout that did not recur: ${r.timeout.input} runs in ` +
+        `${r.timeout.rerun_seconds.toFixed(2)} s alone (the niced run waited for a core); not counted as a crash`);
+    }
   }
 }
 await Promise.all(Array.from({ length: Math.min(jobs, names.length) }, lane));

@@ -98,7 +98,7 @@ export function cumulativeByTarget(tableText) {
 }
 
 /**
- * Appends one row per result ({target, date, commit, execs, crashes, new_features, corpus}) to
+ * Appends one row per result ({target, date, commit, execs, crashes, new_features, corpus, timeout}) to
  * the ledger of `path`; throws when the file has no ledger markers.
  */
 export function appendLedgerRows(path, results) {
@@ -116,7 +116,7 @@ export function appendLedgerRows(path, results) {
     const corpus = r.corpus ? `${r.corpus.files} files, ${Math.ceil(r.corpus.bytes / 1024)} KiB` : '—';
     const features = r.new_features === null || r.new_features === undefined ? '—' : grouped(r.new_features);
     return `| ${r.date} | ${r.target} | ${r.commit} | ${grouped(execs)}${r.interrupted ? ' (interrupted)' : ''} | ` +
-      `${grouped(total)} | ${features} | ${corpus} | ${r.crashes} |`;
+      `${grouped(total)} | ${features} | ${corpus} | ${r.crashes}${r.timeout?.starved ? ' (stopped by a timeout that did not recur alone)' : ''} |`;
   });
   const next = `${text.slice(0, start + LEDGER_START.length)}\n${table}\n${rows.join('\n')}\n${text.slice(end)}`;
   writeFileSync(path, next);

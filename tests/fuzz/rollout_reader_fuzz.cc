@@ -2,8 +2,9 @@
 // Fuzz target: the rollout reader (ParseRollout, rollout/rollout_reader.h), resume
 // (BuildResumeState, rollout/resume_state.h) and the replay report (rollout/replay.h).
 // The input is rollout JSONL text. Properties: the reader never crashes; it fails only with
-// kRolloutCorrupt naming a line, else every record is an object with increasing line numbers
-// and at most one warning (the torn last line); every recorded item's bytes are ToJson of its
+// kRolloutCorrupt naming a line, else every record is an object with increasing line numbers,
+// with at most one torn-last-line warning and one blank-lines warning (both where a blank line
+// comes before a torn last one); every recorded item's bytes are ToJson of its
 // JSON, with and without a compaction rebuilder; the replay report succeeds exactly when the
 // reader does, and its causes add up to the uncached input. (BuildResumeState(text)
 // is ParseRollout then BuildResumeState(parsed): comparing the two only re-ran the parse, a
@@ -42,7 +43,18 @@ void Run(std::string_view text) {
     (void)record.payload();
     (void)record.event_type();
   }
-  ACTX_FUZZ_CHECK(parsed->warnings.size() <= 1);
+  // At most one warning for the torn last line and one for all blank lines; any other warning
+  // is a line over the size limit.
+  int torn = 0;
+  int blank = 0;
+  for (const Warning& warning : parsed->warnings) {
+    torn += warning.code == WarningCode::kRolloutTornLine ? 1 : 0;
+    blank += warning.code == WarningCode::kRolloutBlankLine ? 1 : 0;
+    ACTX_FUZZ_CHECK(warning.code == WarningCode::kRolloutTornLine ||
+                    warning.code == WarningCode::kRolloutBlankLine ||
+                    warning.code == WarningCode::kRolloutLineTooLarge);
+  }
+  ACTX_FUZZ_CHECK(torn <= 1 && blank <= 1);
 
   ResumeState state = BuildResumeState(*parsed, nullptr);
   CheckState(state);

@@ -24,6 +24,7 @@ import { ROOT, waitForDist } from './js/dist.mjs';
 import { prefixReuse } from './js/prefix_reuse.mjs';
 import { providerShares } from './js/provider_share.mjs';
 import { nativeShares } from './js/native_share.mjs';
+import { compactionShares } from './js/compaction_share.mjs';
 import { moduleSizes } from './js/sizes.mjs';
 import { checkResults } from './js/checks.mjs';
 import { renderReport } from './js/report.mjs';
@@ -216,6 +217,8 @@ try {
   log('cached share per provider done');
   results.native = await nativeShares(mode.scale);
   log('tool_policy native done');
+  results.compaction = await compactionShares(mode.scale);
+  log('compaction strategies done');
   const env = { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072' }; // freed big blocks leave RSS
   results.memory = {};
   {

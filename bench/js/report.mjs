@@ -191,6 +191,37 @@ export function nativeSection(r) {
   return out;
 }
 
+export function compactionSection(r) {
+  const x = r.compaction;
+  if (!x) return [];
+  const names = { responses: 'Responses', anthropic: 'Anthropic Messages' };
+  const what = {
+    local: 'the previous turn body plus the summarization prompt',
+    remote: '`responses/compact`, a separate endpoint (no usage in the mock)',
+    inband: 'the previous turn body plus the provider\'s trigger',
+    server: 'the turn request that crosses the threshold (the provider compacts inside it)',
+  };
+  const out = [
+    '## The compaction request\'s cached share per strategy',
+    '',
+    `The same ${x.requests}-request session under each \`compaction.strategy\` (\`provider_features.inband_compaction\` on`,
+    'for `inband` and `server`; `server` with the threshold at the auto-compaction limit instead of the scripted compaction):',
+    'the input tokens of the compaction request and how many of them the mock read from its cache. Deterministic:',
+    '`node bench/js/compaction_share.mjs` alone gives the same table.',
+    '',
+    '| provider | strategy | the compaction request | its input tokens | read from the cache | cached share | session cached share |',
+    '|---|---|---|---:|---:|---:|---:|',
+  ];
+  for (const s of x.strategies) {
+    const c = s.compaction;
+    out.push(`| ${names[s.provider] ?? s.provider} | \`${s.strategy}\` | ${what[s.strategy] ?? ''}${c?.request ? ` (request ${c.request})` : ''} | ` +
+      `${c ? int(c.input_tokens) : '–'} | ${c ? int(c.cached_tokens) : '–'} | ${c && c.input_tokens > 0 ? `**${pct(c.cached_share, 2)}**` : '–'} | ` +
+      `${pct(s.session_cached_share, 2)} |`);
+  }
+  out.push('');
+  return out;
+}
+
 function resumeSection(r) {
   const rb = r.resume.rollout;
   const out = [
@@ -389,6 +420,7 @@ export function renderReport(results) {
     ...prefixSection(results),
     ...providerSection(results),
     ...nativeSection(results),
+    ...compactionSection(results),
     ...resumeSection(results),
     ...memorySection(results),
     ...sizesSection(results),

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { loadDescription } from './protocol/description.mjs';
 import { renderErrorCodesDef, renderWireEnumsHeader } from './protocol/render_cpp.mjs';
-import { renderErrorCodesTs, renderProtocolTs, renderCliEnumsTs } from './protocol/render_ts.mjs';
+import { renderErrorCodesTs, renderProtocolTs, renderConfigTs, renderCliEnumsTs } from './protocol/render_ts.mjs';
 import { renderProtocolDoc, renderConfigDoc } from './protocol/render_docs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,6 +27,7 @@ export function renderAll(descriptionText = readFileSync(join(root, DESCRIPTION_
     ['core/include/agentctx/wire_enums.h', renderWireEnumsHeader(d, root)],
     ['wasm/ts/generated/error_codes.ts', renderErrorCodesTs(d)],
     ['wasm/ts/generated/protocol.ts', renderProtocolTs(d)],
+    ['wasm/ts/generated/config.ts', renderConfigTs(d)],
     ['wasi-host/src/generated/cli_enums.ts', renderCliEnumsTs(d)],
     ['docs/protocol.md', renderProtocolDoc(d)],
     ['docs/config.md', renderConfigDoc(d)],

@@ -96,8 +96,8 @@ export function renderProtocolTs(d) {
     ...d.warnings.map((w) => `  ${w.code}: ${q(w.doc)},`), '};', '');
   out.push(...nameList('ERROR_EFFECT_CODES', 'ErrorEffectCode', 'The codes an `error` effect carries.',
     d.errorCodes.filter((c) => c.effect).map((c) => c.wire)));
-  out.push('// Config', '');
-  interfaces(d.config.ts, d.config.doc, d.config.fields, out);
+  out.push('// Config: generated/config.ts (its own file, to keep each file small)', '',
+    "export * from './config.js';", '');
   out.push('// Methods, effects, events, deliveries', '');
   out.push(...nameList('ENGINE_METHODS', 'EngineMethodName', 'The public methods of the engine (handle 0).',
     d.methods.engine.filter((m) => !m.internal).map((m) => m.name)));
@@ -109,6 +109,19 @@ export function renderProtocolTs(d) {
   out.push(...nameList('EVENT_TYPES', 'EventType', 'The `type` of an event.', d.events.map((e) => e.type)));
   out.push(...nameList('DELIVERY_TYPES', 'DeliveryType', 'The `type` of a delivery.', d.deliveries.map((e) => e.type)));
   return out.join('\n');
+}
+
+/** The session config's interfaces (wasm/ts/generated/config.ts), re-exported by protocol.ts. */
+export function renderConfigTs(d) {
+  const body = [];
+  interfaces(d.config.ts, d.config.doc, d.config.fields, body);
+  const text = body.join('\n');
+  const used = d.enums.map((e) => e.name).filter((n) => new RegExp(`\\b${n}\\b`).test(text));
+  return ['// SPDX-License-Identifier: MIT', GENERATED,
+    '// The session config of the description, as TypeScript interfaces; generated/protocol.ts',
+    '// re-exports them.', '',
+    ...(used.length === 0 ? [] : [`import type { ${used.join(', ')} } from './protocol.js';`, '']),
+    ...body].join('\n');
 }
 
 export function renderCliEnumsTs(d) {

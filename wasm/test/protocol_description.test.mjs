@@ -38,7 +38,7 @@ test('one new config key reaches the C++ key table, the TypeScript config and do
   edited.config.fields.push({ key: 'cache_region', type: 'string', nullable: true, default: null, doc: 'Where the cache lives.' });
   const out = renderAll(JSON.stringify(edited));
   assert.match(out.get('core/include/agentctx/wire_enums.h'), /"cache_region",\n\};/);
-  assert.match(out.get('wasm/ts/generated/protocol.ts'), /  cache_region\?: string \| null;/);
+  assert.match(out.get('wasm/ts/generated/config.ts'), /  cache_region\?: string \| null;/);
   assert.match(out.get('docs/config.md'), /\| `cache_region` \| string or null \| `null` \| Where the cache lives\. \|/);
 });
 

@@ -11,6 +11,7 @@
 
 #include "mock_model/sse_writer.h"
 #include "protocol/json_codec.h"
+#include "support/effect_filters.h"
 #include "support/fixtures.h"
 #include "support/session_driver.h"
 #include "world_state/message_kind.h"
@@ -70,13 +71,7 @@ inline bool IsSummaryRequest(const std::string& endpoint, const std::string& bod
 
 /// Events of `type` among the effects.
 inline std::vector<JsonValue> Events(const std::vector<JsonValue>& effects, std::string_view type) {
-  std::vector<JsonValue> out;
-  for (const auto& e : effects) {
-    if (e.GetString("type") != "event") continue;
-    const JsonValue* ev = e.Find("event");
-    if (ev != nullptr && ev->GetString("type") == type) out.push_back(*ev);
-  }
-  return out;
+  return testing::EventsOfType(effects, type);
 }
 
 /// Effects of `type`.

@@ -9,10 +9,13 @@
 #include <vector>
 
 #include "protocol/json_codec.h"
+#include "support/effect_filters.h"
 #include "support/session_driver.h"
 
 namespace agentctx {
 namespace {
+
+using testing::EventsOfType;
 
 using testing::SessionDriver;
 
@@ -22,17 +25,6 @@ std::string Config(const std::string& agents_md = "{}") {
          R"("environments":[{"id":"local","cwd":"/repo","shell":"bash","fs":"workspace"}],)"
          R"("agents_md":)" +
          agents_md + "}";
-}
-
-// The `event` payloads of `type` among `effects` (an envelope's or a Submit's).
-std::vector<JsonValue> Events(const std::vector<JsonValue>& effects, std::string_view type) {
-  std::vector<JsonValue> out;
-  for (const JsonValue& e : effects) {
-    if (e.GetString("type") != "event") continue;
-    const JsonValue* event = e.Find("event");
-    if (event != nullptr && event->GetString("type") == type) out.push_back(*event);
-  }
-  return out;
 }
 
 std::vector<JsonValue> StartEffects(const std::string& envelope) {
@@ -51,7 +43,7 @@ TEST(AgentsMdSession, RequestHoldsOverlayAfterTeamFileAndImportsInPlace) {
   ASSERT_TRUE(d.fs()->AddFile("/repo/docs/style.md", "Style: tabs.").has_value());
   ASSERT_TRUE(d.fs()->AddFile("/repo/AGENTS.local.md", "My rules.").has_value());
   std::vector<JsonValue> start = StartEffects(d.Start(Config()));
-  std::vector<JsonValue> loaded = Events(start, "instructions_loaded");
+  std::vector<JsonValue> loaded = EventsOfType(start, "instructions_loaded");
   ASSERT_EQ(loaded.size(), 1u);
   EXPECT_EQ(ToJson(*loaded[0].Find("sources")),
             R"(["/repo/AGENTS.md","/repo/docs/style.md","/repo/AGENTS.local.md"])");
@@ -68,7 +60,7 @@ TEST(AgentsMdSession, TruncationIsSaidToTheModelAndTheHost) {
   SessionDriver d;
   ASSERT_TRUE(d.fs()->AddFile("/repo/AGENTS.md", std::string(40 * 1024, 'x')).has_value());
   std::vector<JsonValue> start = StartEffects(d.Start(Config()));
-  std::vector<JsonValue> warnings = Events(start, "warning");
+  std::vector<JsonValue> warnings = EventsOfType(start, "warning");
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0].GetString("code"), "agents_md_truncated");
   EXPECT_EQ(warnings[0].GetString("message"),
@@ -86,7 +78,7 @@ TEST(AgentsMdSession, ImportWarningsReachTheHost) {
   SessionDriver d;
   ASSERT_TRUE(d.fs()->AddDir("/repo/.git").has_value());
   ASSERT_TRUE(d.fs()->AddFile("/repo/AGENTS.md", "@../outside.md\n@missing.md").has_value());
-  std::vector<JsonValue> warnings = Events(StartEffects(d.Start(Config())), "warning");
+  std::vector<JsonValue> warnings = EventsOfType(StartEffects(d.Start(Config())), "warning");
   ASSERT_EQ(warnings.size(), 2u);
   EXPECT_EQ(warnings[0].GetString("code"), "agents_md_import_warning");
   EXPECT_EQ(warnings[0].GetString("message"),
@@ -106,7 +98,7 @@ TEST(AgentsMdSession, ProbeModeSeesAnImportedFileEditWithoutBreakingThePrefix) {
   d.fs()->SetClock(5000);
   ASSERT_TRUE(d.fs()->Write("/repo/docs/prefix.md", "reply prefix: [b]", false).has_value());
   std::vector<JsonValue> effects = d.Submit("hello again", 1000);
-  EXPECT_EQ(Events(effects, "instructions_loaded").size(), 1u);
+  EXPECT_EQ(EventsOfType(effects, "instructions_loaded").size(), 1u);
   ASSERT_EQ(d.request_bodies().size(), 2u);
   const std::string& first = d.request_bodies()[0];
   const std::string& second = d.request_bodies()[1];

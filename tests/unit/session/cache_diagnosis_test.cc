@@ -14,10 +14,13 @@
 #include "protocol/json_codec.h"
 #include "provider/responses/request_body.h"
 #include "provider/responses/responses_dialect.h"
+#include "support/effect_filters.h"
 #include "support/session_driver.h"
 
 namespace agentctx {
 namespace {
+
+using testing::EventsOfType;
 
 using testing::SessionDriver;
 
@@ -240,17 +243,6 @@ std::string SessionConfig(std::string_view model, std::string_view extra = "") {
          std::string(extra) + "}";
 }
 
-std::vector<JsonValue> Events(const std::vector<JsonValue>& effects, std::string_view type) {
-  std::vector<JsonValue> out;
-  for (const auto& e : effects) {
-    const JsonValue* event = e.Find("event");
-    if (e.GetString("type") == "event" && event != nullptr && event->GetString("type") == type) {
-      out.push_back(*event);
-    }
-  }
-  return out;
-}
-
 TEST(SessionCacheDiagnosis, EveryRequestAfterTheFirstNamesThePreviousResponse) {
   SessionDriver d;
   ASSERT_TRUE(d.fs()->AddDir("/repo").has_value());
@@ -258,13 +250,13 @@ TEST(SessionCacheDiagnosis, EveryRequestAfterTheFirstNamesThePreviousResponse) {
   auto first = d.Submit("hello", 1000);
   ASSERT_EQ(d.request_bodies().size(), 1u);
   EXPECT_EQ(d.request_bodies()[0].find("comparison_response_id"), std::string::npos);
-  EXPECT_TRUE(Events(first, "cache_diagnosis").empty());  // nothing to compare yet
+  EXPECT_TRUE(EventsOfType(first, "cache_diagnosis").empty());  // nothing to compare yet
   auto second = d.Submit("again", 2000);
   ASSERT_EQ(d.request_bodies().size(), 2u);
   const std::string& body = d.request_bodies()[1];
   EXPECT_NE(body.find(R"("comparison_response_id":"resp_)"), std::string::npos) << body;
   EXPECT_TRUE(ParseJson(body).has_value());
-  auto diagnoses = Events(second, "cache_diagnosis");
+  auto diagnoses = EventsOfType(second, "cache_diagnosis");
   ASSERT_EQ(diagnoses.size(), 1u);
   EXPECT_EQ(diagnoses[0].GetString("request_id"), "req-2");
   EXPECT_EQ(diagnoses[0].GetString("provider_reason"), "cache_hit");
@@ -277,7 +269,7 @@ TEST(SessionCacheDiagnosis, EveryRequestAfterTheFirstNamesThePreviousResponse) {
   // cache_key_changed.
   d.Update(R"({"prompt_cache_key":"another-key"})", 3000);
   auto third = d.Submit("third", 4000);
-  diagnoses = Events(third, "cache_diagnosis");
+  diagnoses = EventsOfType(third, "cache_diagnosis");
   ASSERT_EQ(diagnoses.size(), 1u);
   EXPECT_EQ(diagnoses[0].GetString("provider_reason"), "prompt_cache_key_changed");
   EXPECT_EQ(diagnoses[0].GetString("engine_reason"), "cache_key_changed");
@@ -297,20 +289,20 @@ TEST(SessionCacheDiagnosis, ASettingChangeIsACauseOfItsOwn) {
   d.Update(R"({"reasoning":{"effort":"high"}})", 1500);
   auto second = d.Submit("again", 2000);
   // The prompt text only grew, yet nothing is shared: the effort keys the cache.
-  std::vector<JsonValue> reports = Events(second, "cache_report");
+  std::vector<JsonValue> reports = EventsOfType(second, "cache_report");
   ASSERT_FALSE(reports.empty());
   const JsonValue* brk = reports[0].Find("break");
   ASSERT_TRUE(brk != nullptr && brk->is_object());
   EXPECT_EQ(brk->GetString("reason"), "reasoning_effort_changed");
   EXPECT_EQ(brk->GetString("section"), "settings");
   EXPECT_EQ(reports[0].GetInt("predicted_cached_tokens"), 0);
-  auto diagnoses = Events(second, "cache_diagnosis");
+  auto diagnoses = EventsOfType(second, "cache_diagnosis");
   ASSERT_FALSE(diagnoses.empty());
   EXPECT_EQ(diagnoses[0].GetString("provider_reason"), "reasoning_effort_changed");
   EXPECT_EQ(diagnoses[0].GetString("verdict"), "agrees");
   // The same setting again: no break.
   auto third = d.Submit("third", 3000);
-  reports = Events(third, "cache_report");
+  reports = EventsOfType(third, "cache_report");
   ASSERT_FALSE(reports.empty());
   EXPECT_TRUE(reports[0].Find("break")->is_null());
 }
@@ -354,7 +346,7 @@ TEST(SessionCacheDiagnosis, OlderModelsAndOtherEndpointsAskForNothing) {
     d.Submit("hello", 1000);
     auto second = d.Submit("again", 2000);
     EXPECT_EQ(d.request_bodies()[1].find("comparison_response_id"), std::string::npos);
-    EXPECT_TRUE(Events(second, "cache_diagnosis").empty());
+    EXPECT_TRUE(EventsOfType(second, "cache_diagnosis").empty());
     EXPECT_EQ(d.Call("cache_summary", "{}").find("provider_diagnostics"), std::string::npos);
   }
 }
@@ -370,14 +362,14 @@ TEST(SessionCacheDiagnosis, AnthropicNamesThePreviousMessage) {
   auto second = d.Submit("again", 2000);
   EXPECT_NE(d.request_bodies()[1].find(R"("diagnostics":{"previous_message_id":"msg_)"),
             std::string::npos);
-  auto diagnoses = Events(second, "cache_diagnosis");
+  auto diagnoses = EventsOfType(second, "cache_diagnosis");
   ASSERT_EQ(diagnoses.size(), 1u);
   EXPECT_TRUE(diagnoses[0].Find("provider")->is_null());  // no divergence detected
   EXPECT_EQ(diagnoses[0].GetString("verdict"), "agrees");
   // New instructions: Anthropic's system_changed is the explainer's instructions_changed.
   d.Update(R"({"model":{"slug":"claude-sonnet-4-5","instructions":"Be terse."}})", 3000);
   auto third = d.Submit("third", 4000);
-  diagnoses = Events(third, "cache_diagnosis");
+  diagnoses = EventsOfType(third, "cache_diagnosis");
   ASSERT_FALSE(diagnoses.empty());
   EXPECT_EQ(diagnoses[0].GetString("provider_reason"), "system_changed");
   EXPECT_EQ(diagnoses[0].GetString("engine_reason"), "instructions_changed");
@@ -401,7 +393,7 @@ TEST(SessionCacheDiagnosis, ARefusedComparisonTurnsTheFeatureOff) {
   ASSERT_EQ(d.request_bodies().size(), 3u);  // refused, then sent again without it
   EXPECT_EQ(d.request_bodies()[2].find("comparison_response_id"), std::string::npos);
   EXPECT_NE(d.RolloutText().find(R"("feature":"cache_diagnostics")"), std::string::npos);
-  EXPECT_TRUE(Events(second, "cache_diagnosis").empty());
+  EXPECT_TRUE(EventsOfType(second, "cache_diagnosis").empty());
   d.Submit("third", 3000);
   EXPECT_EQ(d.request_bodies().back().find("comparison_response_id"), std::string::npos);
 }

@@ -11,10 +11,13 @@
 #include <vector>
 
 #include "protocol/json_codec.h"
+#include "support/effect_filters.h"
 #include "support/session_driver.h"
 
 namespace agentctx {
 namespace {
+
+using testing::EventsOfType;
 
 using testing::SessionDriver;
 
@@ -104,17 +107,6 @@ std::string Config(std::string_view model, std::string_view extra = "") {
          std::string(extra) + "}";
 }
 
-std::vector<JsonValue> Events(const std::vector<JsonValue>& effects, std::string_view type) {
-  std::vector<JsonValue> out;
-  for (const auto& e : effects) {
-    const JsonValue* event = e.Find("event");
-    if (e.GetString("type") == "event" && event != nullptr && event->GetString("type") == type) {
-      out.push_back(*event);
-    }
-  }
-  return out;
-}
-
 std::vector<JsonValue> EffectsOf(const std::string& envelope) {
   JsonValue env = ParseJson(envelope).value();
   EXPECT_TRUE(env.GetBool("ok").value_or(false)) << envelope;
@@ -152,7 +144,7 @@ TEST(SessionColdCache, ResumePastTheTtlWarnsWithACost) {
   const std::string rollout = FirstSession(config);
   SessionDriver d;
   auto effects = Resume(&d, config, rollout, 1000 + 31 * kMinute);
-  auto cold = Events(effects, "cache_cold");
+  auto cold = EventsOfType(effects, "cache_cold");
   ASSERT_EQ(cold.size(), 1u);
   EXPECT_EQ(cold[0].GetString("trigger"), "resume");
   EXPECT_EQ(cold[0].GetInt("idle_ms"), 31 * kMinute);
@@ -165,7 +157,7 @@ TEST(SessionColdCache, ResumePastTheTtlWarnsWithACost) {
   EXPECT_EQ(cold[0].GetBool("prewarm"), false);  // prewarm is off by default
   // The first turn after the resume does not warn again, and sends no prewarm.
   auto turn = d.Submit("go on", 1000 + 31 * kMinute);
-  EXPECT_TRUE(Events(turn, "cache_cold").empty());
+  EXPECT_TRUE(EventsOfType(turn, "cache_cold").empty());
   ASSERT_EQ(d.request_bodies().size(), 1u);
   EXPECT_EQ(d.request_bodies()[0].find("prewarm"), std::string::npos);
 }
@@ -175,15 +167,15 @@ TEST(SessionColdCache, ResumeWithinTheTtlDoesNotWarn) {
   const std::string rollout = FirstSession(config);
   SessionDriver d;
   auto effects = Resume(&d, config, rollout, 1000 + 29 * kMinute);
-  EXPECT_TRUE(Events(effects, "cache_cold").empty());
+  EXPECT_TRUE(EventsOfType(effects, "cache_cold").empty());
   auto turn = d.Submit("go on", 1000 + 29 * kMinute);
-  EXPECT_TRUE(Events(turn, "cache_cold").empty());
+  EXPECT_TRUE(EventsOfType(turn, "cache_cold").empty());
   ASSERT_EQ(d.request_bodies().size(), 1u);  // warm: no prewarm even with auto
   // An older model's cache lasts 5 minutes: 6 minutes later it is cold.
   const std::string old = Config("gpt-5.5");
   SessionDriver o;
   auto old_effects = Resume(&o, old, FirstSession(old), 1000 + 6 * kMinute);
-  ASSERT_EQ(Events(old_effects, "cache_cold").size(), 1u);
+  ASSERT_EQ(EventsOfType(old_effects, "cache_cold").size(), 1u);
 }
 
 std::string WithoutMember(std::string body, std::string_view member) {
@@ -198,7 +190,7 @@ TEST(SessionColdCache, PrewarmAutoSendsThePrewarmFirstThenTheTurn) {
   const std::string rollout = FirstSession(config);
   SessionDriver d;
   auto resumed = Resume(&d, config, rollout, 1000 + 40 * kMinute);
-  auto cold = Events(resumed, "cache_cold");
+  auto cold = EventsOfType(resumed, "cache_cold");
   ASSERT_EQ(cold.size(), 1u);
   EXPECT_EQ(cold[0].GetBool("prewarm"), true);
   auto turn = d.Submit("go on", 1000 + 40 * kMinute);
@@ -213,13 +205,13 @@ TEST(SessionColdCache, PrewarmAutoSendsThePrewarmFirstThenTheTurn) {
   stripped = WithoutMember(stripped, R"(,"prompt_cache_options":{"prewarm":true})");
   EXPECT_EQ(stripped, real);
   // The prewarm's usage is recorded (its own token_usage); its answer adds no history.
-  auto usage = Events(turn, "token_usage");
+  auto usage = EventsOfType(turn, "token_usage");
   ASSERT_EQ(usage.size(), 2u);
   EXPECT_EQ(usage[0].GetInt("output_tokens"), 0);
   EXPECT_GT(usage[0].GetInt("input_tokens").value_or(0), 1024);
   EXPECT_GT(usage[1].GetInt("cached_tokens").value_or(0), 1024);  // the real request read it
   std::size_t model_items = 0;
-  for (const auto& e : Events(turn, "item_done")) {
+  for (const auto& e : EventsOfType(turn, "item_done")) {
     const JsonValue* item = e.Find("item");
     if (e.GetString("origin") == "model" && item->GetString("type") == "message") ++model_items;
   }
@@ -234,9 +226,9 @@ TEST(SessionColdCache, AnIdleGapWithoutResumeWarnsAtTheTurnStart) {
   SessionDriver d;
   ASSERT_TRUE(d.fs()->AddDir("/repo").has_value());
   d.Start(config);
-  EXPECT_TRUE(Events(d.Submit(kLongTask, 1000), "cache_cold").empty());  // first request
+  EXPECT_TRUE(EventsOfType(d.Submit(kLongTask, 1000), "cache_cold").empty());  // first request
   auto later = d.Submit("and now?", 1000 + 45 * kMinute);
-  auto cold = Events(later, "cache_cold");
+  auto cold = EventsOfType(later, "cache_cold");
   ASSERT_EQ(cold.size(), 1u);
   EXPECT_EQ(cold[0].GetString("trigger"), "turn_start");
   EXPECT_EQ(cold[0].GetInt("idle_ms"), 45 * kMinute);
@@ -256,7 +248,8 @@ TEST(SessionColdCache, PrewarmOffOrFeatureOffSendsNone) {
   const std::string other =
       Config("gpt-5.6", R"(,"prewarm":"auto","base_url":"https://proxy.example/v1")");
   SessionDriver b;
-  auto cold = Events(Resume(&b, other, FirstSession(other), 1000 + 40 * kMinute), "cache_cold");
+  auto cold =
+      EventsOfType(Resume(&b, other, FirstSession(other), 1000 + 40 * kMinute), "cache_cold");
   ASSERT_EQ(cold.size(), 1u);
   EXPECT_EQ(cold[0].GetBool("prewarm"), false);
   b.Submit("go on", 1000 + 40 * kMinute);
@@ -282,7 +275,7 @@ TEST(SessionColdCache, ARefusedPrewarmGoesThroughTheRefusalPathThenTheTurn) {
                           std::string(R"({"error":{"message":"Unknown parameter: prewarm"}})"));
   };
   auto turn = d.Submit("go on", 1000 + 40 * kMinute);
-  auto warnings = Events(turn, "warning");
+  auto warnings = EventsOfType(turn, "warning");
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0].GetString("code"), "provider_feature_refused");
   EXPECT_NE(warnings[0].GetString("message").value_or("").find("prewarm"), std::string::npos);
@@ -303,7 +296,7 @@ TEST(SessionColdCache, AnthropicPrewarmsWithMaxTokensZero) {
       R"(,"provider":"anthropic","prewarm":"auto","provider_features":{"cache_diagnostics":false})");
   const std::string rollout = FirstSession(config);
   SessionDriver d;
-  auto cold = Events(Resume(&d, config, rollout, 1000 + 6 * kMinute), "cache_cold");
+  auto cold = EventsOfType(Resume(&d, config, rollout, 1000 + 6 * kMinute), "cache_cold");
   ASSERT_EQ(cold.size(), 1u);
   EXPECT_EQ(cold[0].GetInt("cache_ttl_ms"), 5 * kMinute);
   EXPECT_EQ(cold[0].GetBool("prewarm"), true);
@@ -321,7 +314,7 @@ TEST(SessionColdCache, AnthropicPrewarmsWithMaxTokensZero) {
       Config("claude-sonnet-5-5", R"(,"provider":"anthropic","anthropic":{"cache_ttl":"1h"})");
   SessionDriver h;
   EXPECT_TRUE(
-      Events(Resume(&h, hour, FirstSession(hour), 1000 + 6 * kMinute), "cache_cold").empty());
+      EventsOfType(Resume(&h, hour, FirstSession(hour), 1000 + 6 * kMinute), "cache_cold").empty());
 }
 
 TEST(SessionColdCache, BadConfigIsRefusedNamingTheKey) {

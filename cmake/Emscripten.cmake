@@ -33,13 +33,26 @@ set_property(TARGET agentctx_embind APPEND PROPERTY LINK_DEPENDS "${_actx_shim}"
 # -Oz: the list below. Moving a module here is measured with `npm run bench` (step time at 1 MB).
 # ACTX_WASM_COLD_OZ=OFF compiles everything -O3 (for size/speed comparisons).
 option(ACTX_WASM_COLD_OZ "Compile the core's cold modules -Oz in the Embind build" ON)
+# grep's search path: the regex engine, the file walk, the include glob, the line loop and its
+# UTF-8 check. Compiled -O3 like the step path's per-byte loops.
+set(_actx_grep_hot
+  "${PROJECT_SOURCE_DIR}/core/src/tools/grep.cc"
+  "${PROJECT_SOURCE_DIR}/core/src/tools/file_walk.cc"
+  "${PROJECT_SOURCE_DIR}/core/src/tools/glob_pattern.cc"
+  "${PROJECT_SOURCE_DIR}/core/src/tools/regex.cc"
+  "${PROJECT_SOURCE_DIR}/core/src/tools/regex_alphabet.cc"
+  "${PROJECT_SOURCE_DIR}/core/src/tools/regex_dfa.cc"
+  "${PROJECT_SOURCE_DIR}/core/src/tools/regex_literals.cc"
+  "${PROJECT_SOURCE_DIR}/core/src/tools/regex_pike.cc"
+  "${PROJECT_SOURCE_DIR}/core/src/tools/regex_prefilter.cc"
+  "${PROJECT_SOURCE_DIR}/core/src/support/utf8.cc")
 if(ACTX_WASM_COLD_OZ)
   file(GLOB_RECURSE _actx_cold CONFIGURE_DEPENDS
     "${PROJECT_SOURCE_DIR}/core/src/tools/*.cc" "${PROJECT_SOURCE_DIR}/core/src/mock_model/*.cc"
     "${PROJECT_SOURCE_DIR}/core/src/rollout/*.cc" "${PROJECT_SOURCE_DIR}/core/src/compaction/*.cc")
-  # Except grep's lazy DFA: its loop runs per byte of every file searched, and -Oz made the DFA
-  # patterns 10–40× slower than -O3 for about 1 KB gzip (docs/BENCHMARKS.md, grep in wasm).
-  list(REMOVE_ITEM _actx_cold "${PROJECT_SOURCE_DIR}/core/src/tools/regex_dfa.cc")
+  # Except grep's search path (_actx_grep_hot below): its loops run per byte of every file
+  # searched, and -Oz there made grep 4–16× slower than native (docs/BENCHMARKS.md, grep in wasm).
+  list(REMOVE_ITEM _actx_cold ${_actx_grep_hot})
   list(APPEND _actx_cold "${PROJECT_SOURCE_DIR}/core/src/session/config.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/config_update.cc"
     "${PROJECT_SOURCE_DIR}/core/src/session/session_resume.cc"
@@ -139,6 +152,10 @@ if(ACTX_WASM_LTO)
   target_compile_options(agentctx_core PRIVATE $<$<CONFIG:Release>:-Os>)
   target_compile_options(agentctx_embind PRIVATE $<$<CONFIG:Release>:-Os>)
   set_source_files_properties("${PROJECT_SOURCE_DIR}/core/src/protocol/sse_parser.cc"
-    "${PROJECT_SOURCE_DIR}/core/src/tools/regex_dfa.cc" TARGET_DIRECTORY agentctx_core
-    PROPERTIES COMPILE_OPTIONS "$<$<CONFIG:Release>:-O3>")
+    ${_actx_grep_hot} TARGET_DIRECTORY agentctx_core
+    PROPERTIES COMPILE_OPTIONS "$<$<CONFIG:Release>:-O3;-finline-functions>")
+  # -finline-functions: Emscripten 3.1.6 turns any -Os or -Oz on a compile line into
+  # -fno-inline-functions, and a later -O3 does not undo it, so these files (whose target
+  # compiles -Os) were built without inlining: grep ran 4–16x slower than native. With it,
+  # about 16 KB gzip more, grep's file cases run within 1–2x of native.
 endif()

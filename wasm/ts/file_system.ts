@@ -7,9 +7,11 @@
 //    must never unwind through the -fno-exceptions wasm frames (it leaks wasm stack each time,
 //    and a few hundred of them hang the module);
 //  - each answer is copied into plain data before the core reads it: a plain object of
-//    primitives, a plain array of plain entries (at most MAX_LIST_ENTRIES), a fresh Uint8Array
-//    holding at most `maxBytes` bytes. A field of the wrong type stays wrong (the core answers
-//    `io`, "malformed answer"), but reading it can no longer run user code.
+//    primitives, a plain array of plain entries (at most MAX_LIST_ENTRIES), and a read's bytes as
+//    a plain Uint8Array over the answer's own buffer (at most `maxBytes` of them; built from the
+//    intrinsic TypedArray accessors, so a subclass or a Proxy cannot lie about where they are —
+//    the core copies them once, in the same call). A field of the wrong type stays wrong (the
+//    core answers `io`, "malformed answer"), but reading it can no longer run user code.
 import { AgentctxError } from './errors.js';
 import type { FileSystemErrorCode } from './generated/error_codes.js';
 
@@ -142,10 +144,10 @@ function copyRead(answer: Plain, maxBytes: number): Plain | null {
   const data = answer['data'];
   if (typeof data !== 'object' || data === null || typedArrayTag.call(data) !== 'Uint8Array') return null;
   const length = Math.min(typedArrayLength.call(data) as number, maxBytes);
+  // No copy here: grep reads every file of a tree through this, and a second copy per file
+  // doubled the Embind FileSystem's share of a search.
   const view = new Uint8Array(typedArrayBuffer.call(data) as ArrayBufferLike, typedArrayOffset.call(data) as number, length);
-  const bytes = new Uint8Array(length);
-  bytes.set(view);
-  return { ok: true, data: bytes };
+  return { ok: true, data: view };
 }
 
 function copyList(answer: Plain, path: string): Plain | FsFailure | null {
@@ -171,8 +173,33 @@ function copyList(answer: Plain, path: string): Plain | FsFailure | null {
 
 const okOnly = (): Plain => ({ ok: true });
 
+type ReadMethod = FileSystem['read'];
+// FileSystems of ours whose reads can answer into a buffer they reuse (the answer is valid until
+// their next call): the guard reads through it, since the core copies the bytes within the same
+// call, and a search over many files then allocates no buffer per file. Keyed by the object and
+// the `read` it was created with, so a `read` replaced on that object is called as it is.
+const transientReaders = new WeakMap<object, { read: ReadMethod; transient: ReadMethod }>();
+
+/** Registers `transient` as `fs`'s read for the guard (see transientReaders). */
+export function registerTransientReader(fs: FileSystem, transient: ReadMethod): void {
+  transientReaders.set(fs, { read: fs.read, transient });
+}
+
+// The reader the guard calls: the transient one when `fs` still has the read it registered.
+// (A registered object is ours, but its `read` may have been redefined as anything, even a
+// throwing getter: then `fs` is called as it is, and guarded() reports the throw.)
+function readerOf(fs: FileSystem): Pick<FileSystem, 'read'> {
+  const entry = transientReaders.get(fs);
+  if (entry === undefined) return fs;
+  try {
+    return fs.read === entry.read ? { read: entry.transient } : fs;
+  } catch {
+    return fs;
+  }
+}
+
 // Calls `method` on `fs` and copies its answer; never throws.
-function guarded(fs: FileSystem, method: string, args: unknown[], copy: (answer: Plain) => Plain | FsFailure | null): unknown {
+function guarded(fs: object, method: string, args: unknown[], copy: (answer: Plain) => Plain | FsFailure | null): unknown {
   let answer: unknown;
   try {
     const fn = (fs as unknown as Record<string, unknown>)[method];
@@ -232,7 +259,7 @@ function guard(fs: FileSystem, canRemove: boolean): object {
   const wrapped: Record<string, (...args: never[]) => unknown> = {
     stat: (path: string) => guarded(fs, 'stat', [path], copyStat),
     read: (path: string, maxBytes: number) =>
-      guarded(fs, 'read', [path, maxBytes], (answer) => copyRead(answer, maxBytes)),
+      guarded(readerOf(fs), 'read', [path, maxBytes], (answer) => copyRead(answer, maxBytes)),
     list: (path: string) => guarded(fs, 'list', [path], (answer) => copyList(answer, path)),
     write: (path: string, bytes: Uint8Array, createParents: boolean) =>
       guarded(fs, 'write', [path, bytes, createParents], okOnly),

@@ -8,7 +8,10 @@
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-import { isNormalizedPath, type FileKind, type FileSystem, type FsFailure } from './file_system.js';
+import { isNormalizedPath, registerTransientReader, type FileKind, type FileSystem, type FsFailure, type FsResult } from './file_system.js';
+
+// The largest file the guard's transient read answers from the reused buffer.
+const TRANSIENT_READ_BYTES = 1 << 20;
 
 const ERRNO_CODES: Readonly<Record<string, FsFailure['code']>> = {
   ENOENT: 'not_found',
@@ -43,7 +46,37 @@ export function createNodeFileSystem(root: string): FileSystem {
   const host = (path: string): string => (path === '/' ? base : join(base, path.slice(1)));
   const invalid = (path: string): FsFailure => ({ ok: false, code: 'invalid_path', message: path });
 
-  return {
+  // Reads into a buffer from `allocate`: a fresh one for `read`, the reused scratch for the
+  // guard's transient read (files up to TRANSIENT_READ_BYTES; larger ones get their own).
+  const readInto = (path: string, maxBytes: number, allocate: (size: number) => Uint8Array): FsResult<{ data: Uint8Array }> => {
+    if (!isNormalizedPath(path)) return invalid(path);
+    let fd: number | undefined;
+    try {
+      fd = openSync(host(path), 'r');
+      const s = fstatSync(fd);
+      if (s.isDirectory()) return { ok: false, code: 'is_a_directory', message: path };
+      const data = allocate(Math.max(0, Math.min(s.size, maxBytes)));
+      let filled = 0;
+      while (filled < data.length) {
+        const n = readSync(fd, data, filled, data.length - filled, filled);
+        if (n === 0) break;
+        filled += n;
+      }
+      return { ok: true, data: data.subarray(0, filled) };
+    } catch (e) {
+      return failure(e, path);
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  };
+  let scratch = new Uint8Array(0);
+  const scratchOf = (size: number): Uint8Array => {
+    if (size > TRANSIENT_READ_BYTES) return new Uint8Array(size);
+    if (scratch.length < size) scratch = new Uint8Array(Math.min(TRANSIENT_READ_BYTES, Math.max(size, 2 * scratch.length, 4096)));
+    return scratch.subarray(0, size);
+  };
+
+  const fs: FileSystem = {
     stat(path) {
       if (!isNormalizedPath(path)) return invalid(path);
       try {
@@ -54,25 +87,7 @@ export function createNodeFileSystem(root: string): FileSystem {
       }
     },
     read(path, maxBytes) {
-      if (!isNormalizedPath(path)) return invalid(path);
-      let fd: number | undefined;
-      try {
-        fd = openSync(host(path), 'r');
-        const s = fstatSync(fd);
-        if (s.isDirectory()) return { ok: false, code: 'is_a_directory', message: path };
-        const data = new Uint8Array(Math.max(0, Math.min(s.size, maxBytes)));
-        let filled = 0;
-        while (filled < data.length) {
-          const n = readSync(fd, data, filled, data.length - filled, filled);
-          if (n === 0) break;
-          filled += n;
-        }
-        return { ok: true, data: data.subarray(0, filled) };
-      } catch (e) {
-        return failure(e, path);
-      } finally {
-        if (fd !== undefined) closeSync(fd);
-      }
+      return readInto(path, maxBytes, (size) => new Uint8Array(size));
     },
     list(path) {
       if (!isNormalizedPath(path)) return invalid(path);
@@ -109,4 +124,6 @@ export function createNodeFileSystem(root: string): FileSystem {
       return false;
     },
   };
+  registerTransientReader(fs, (path, maxBytes) => readInto(path, maxBytes, scratchOf));
+  return fs;
 }

@@ -43,6 +43,14 @@ void Answer(SessionDriver* d, const std::string& details) {
   };
 }
 
+// Starts `d` answering with `details` (see Answer) and submits one turn; its effects.
+std::vector<JsonValue> StartAndSubmit(SessionDriver* d, const std::string& details) {
+  EXPECT_TRUE(d->fs()->AddDir("/repo").has_value());
+  Answer(d, details);
+  d->Start(Config());
+  return d->Submit("hello", 1000);
+}
+
 const JsonValue* TokenUsage(const std::vector<JsonValue>& effects) {
   for (const auto& e : effects) {
     const JsonValue* ev = e.Find("event");
@@ -53,11 +61,8 @@ const JsonValue* TokenUsage(const std::vector<JsonValue>& effects) {
 
 TEST(CacheWriteUsage, OpenAiWritesReachTheEventAndTheRollout) {
   SessionDriver d;
-  ASSERT_TRUE(d.fs()->AddDir("/repo").has_value());
-  Answer(&d, R"(,"cache_write_tokens":1500,"cache_write_tokens_details":)"
-             R"({"ttl_12h_tokens":0,"ttl_30m_tokens":1500})");
-  d.Start(Config());
-  auto effects = d.Submit("hello", 1000);
+  auto effects = StartAndSubmit(&d, R"(,"cache_write_tokens":1500,"cache_write_tokens_details":)"
+                                    R"({"ttl_12h_tokens":0,"ttl_30m_tokens":1500})");
   const JsonValue* usage = TokenUsage(effects);
   ASSERT_NE(usage, nullptr);
   EXPECT_EQ(usage->Find("input_tokens")->int_value(), 3000);
@@ -69,11 +74,8 @@ TEST(CacheWriteUsage, OpenAiWritesReachTheEventAndTheRollout) {
 
 TEST(CacheWriteUsage, OpenAi12HourWritesAreTheLongTtlShareAndPricedLikeTheOthers) {
   SessionDriver d;
-  ASSERT_TRUE(d.fs()->AddDir("/repo").has_value());
-  Answer(&d, R"(,"cache_write_tokens":1500,"cache_write_tokens_details":)"
-             R"({"ttl_12h_tokens":1200,"ttl_30m_tokens":300})");
-  d.Start(Config());
-  auto effects = d.Submit("hello", 1000);
+  auto effects = StartAndSubmit(&d, R"(,"cache_write_tokens":1500,"cache_write_tokens_details":)"
+                                    R"({"ttl_12h_tokens":1200,"ttl_30m_tokens":300})");
   const JsonValue* usage = TokenUsage(effects);
   ASSERT_NE(usage, nullptr);
   EXPECT_EQ(usage->Find("cache_creation_tokens")->int_value(), 1500);
@@ -94,10 +96,7 @@ TEST(CacheWriteUsage, OpenAi12HourWritesAreTheLongTtlShareAndPricedLikeTheOthers
 
 TEST(CacheWriteUsage, AUsageWithoutWritesReadsAsBefore) {
   SessionDriver d;
-  ASSERT_TRUE(d.fs()->AddDir("/repo").has_value());
-  Answer(&d, "");
-  d.Start(Config());
-  auto effects = d.Submit("hello", 1000);
+  auto effects = StartAndSubmit(&d, "");
   const JsonValue* usage = TokenUsage(effects);
   ASSERT_NE(usage, nullptr);
   EXPECT_EQ(usage->Find("cached_tokens")->int_value(), 1000);
@@ -120,10 +119,7 @@ TEST(CacheWriteUsage, OpenAiWritesArePricedByModelUnlessTheConfigSaysOtherwise) 
 
 TEST(CacheWriteUsage, CacheSummaryPricesOpenAiWrites) {
   SessionDriver d;
-  ASSERT_TRUE(d.fs()->AddDir("/repo").has_value());
-  Answer(&d, R"(,"cache_write_tokens":1500)");
-  d.Start(Config());
-  d.Submit("hello", 1000);
+  StartAndSubmit(&d, R"(,"cache_write_tokens":1500)");
   auto summary = ParseJson(d.Call("cache_summary", R"({"prices":{}})"));
   ASSERT_TRUE(summary.has_value());
   const JsonValue* value = summary->Find("value");

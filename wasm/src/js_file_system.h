@@ -12,10 +12,11 @@
 // Invariants: never throws and never aborts on a malformed answer — anything unexpected (wrong
 // shape, unknown code, oversized data, more than kMaxJsListEntries entries) becomes kIo. The
 // object is always the TS guard of wasm/ts/file_system.ts, never a user object: its methods
-// never throw and answer plain data only (plain objects of primitives, plain arrays, a fresh
-// Uint8Array), so reading an answer here runs no user code — a getter or Proxy trap that threw
-// here would unwind through these -fno-exceptions frames. Bytes are copied into wasm memory with
-// one typed_memory_view(...).set() each way.
+// never throw and answer plain data only (plain objects of primitives, plain arrays, a plain
+// Uint8Array made with the intrinsic TypedArray accessors, possibly over a buffer the JS side
+// reuses — it is copied here before the call returns), so reading an answer here runs no user code
+// — a getter or Proxy trap that threw here would unwind through these -fno-exceptions frames. Bytes
+// are copied into wasm memory with one typed_memory_view(...).set() each way.
 #pragma once
 
 #include <emscripten/val.h>

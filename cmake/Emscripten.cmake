@@ -141,8 +141,8 @@ endif()
 # wasm-ld optimises the module as one unit (cross-module dead-code removal). With LTO, -O3's
 # inlining across modules costs far more size than it did per object (the module measured 293 KB
 # gzip with the step path at -O2, 248 KB at -Os), so the core's default level here is -Os; the
-# cold modules above stay -Oz, and the per-byte loops of every step keep -O3: the JSON codec
-# (its own target), the SSE parser and grep's lazy DFA. Each function keeps the level its file
+# cold modules above stay -Oz, and the per-byte loops keep -O3: the JSON codec (its own target),
+# the SSE parser and grep's search path (_actx_grep_hot). Each function keeps the level its file
 # was compiled with. ACTX_WASM_LTO=OFF builds plain objects at the build type's level.
 option(ACTX_WASM_LTO "Compile the Embind build's own code as LLVM bitcode (-flto)" ON)
 if(ACTX_WASM_LTO)

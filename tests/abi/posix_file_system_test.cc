@@ -11,6 +11,15 @@
 #include <cerrno>
 #include <cstdio>
 #include <map>
+#include <string>
+#include <vector>
+#ifndef __wasi__
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <thread>
+#endif
 
 #include "support/fixtures.h"
 
@@ -40,6 +49,90 @@ TEST(PosixFileSystem, ReadStopsAtMaxBytes) {
   EXPECT_EQ(fs.Read(Root() + "/hello.txt", 0).value(), "");
   EXPECT_EQ(fs.Read(Root() + "/hello.txt", 1000).value(), "hello, sandbox\n");
 }
+
+#ifndef __wasi__
+// A scratch directory of the native runner (the WASI runner's only preopen is the fixtures).
+class PosixFileSystemScratch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/agentctx-posix-fs-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    for (const std::string& name : made_) unlink((dir_ + "/" + name).c_str());
+    rmdir(dir_.c_str());
+  }
+  std::string Make(const std::string& name, const std::string& bytes) {
+    std::FILE* f = std::fopen((dir_ + "/" + name).c_str(), "wb");
+    EXPECT_NE(f, nullptr);
+    if (f != nullptr) {
+      EXPECT_EQ(std::fwrite(bytes.data(), 1, bytes.size(), f), bytes.size());
+      std::fclose(f);
+    }
+    made_.push_back(name);
+    return dir_ + "/" + name;
+  }
+  static std::string Bytes(std::size_t n) {
+    std::string out(n, '\0');
+    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<char>('a' + (i * 7 + i / 13) % 26);
+    return out;
+  }
+  std::string dir_;
+  std::vector<std::string> made_;
+};
+
+// Regular files are read whole (one read when the size still holds) at every size around the
+// 64 KiB chunk, and cut exactly at max_bytes.
+TEST_F(PosixFileSystemScratch, ReadsRegularFilesOfEverySizeWhole) {
+  PosixFileSystem fs(dir_);
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{65535}, std::size_t{65536},
+                        std::size_t{65537}, std::size_t{200000}}) {
+    std::string bytes = Bytes(n);
+    std::string path = Make("f" + std::to_string(n), bytes);
+    auto whole = fs.Read(path, 1 << 20);
+    ASSERT_TRUE(whole) << whole.error().Display();
+    EXPECT_EQ(*whole, bytes) << n;
+    if (n > 2) {
+      EXPECT_EQ(fs.Read(path, n - 1).value(), bytes.substr(0, n - 1)) << n;
+    }
+    EXPECT_EQ(fs.Read(path, n).value(), bytes) << n;
+  }
+}
+
+// A pipe has no size: it is read until its writer closes it, past any chunk.
+TEST_F(PosixFileSystemScratch, ReadsAPipeToItsEnd) {
+  std::string path = dir_ + "/pipe";
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  made_.push_back("pipe");
+  const std::string bytes = Bytes(150000);
+  std::thread writer([&] {
+    int fd = open(path.c_str(), O_WRONLY);
+    std::size_t done = 0;
+    while (fd >= 0 && done < bytes.size()) {
+      ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    if (fd >= 0) close(fd);
+  });
+  auto read = PosixFileSystem(dir_).Read(path, 1 << 20);
+  writer.join();
+  ASSERT_TRUE(read) << read.error().Display();
+  EXPECT_EQ(*read, bytes);
+}
+
+// procfs files are regular files of size 0 that read in short pieces: the size says nothing.
+TEST(PosixFileSystem, ReadsProcfsFilesWhoseSizeIsZero) {
+  struct stat st;
+  if (stat("/proc/self/maps", &st) != 0) GTEST_SKIP() << "no /proc on this machine";
+  ASSERT_EQ(st.st_size, 0);
+  auto maps = PosixFileSystem("/").Read("/proc/self/maps", 1 << 24);
+  ASSERT_TRUE(maps) << maps.error().Display();
+  EXPECT_GT(maps->size(), std::size_t{4096});  // more than one piece of seq_file output
+  EXPECT_EQ(maps->back(), '\n');
+}
+#endif
 
 TEST(PosixFileSystem, StatsFilesAndDirectories) {
   PosixFileSystem fs(Root());

@@ -26,6 +26,8 @@ namespace agentctx {
 namespace {
 
 constexpr std::size_t kReadChunk = 64 * 1024;
+// A regular file up to this size is read in one call into an answer sized for it up front.
+constexpr std::uint64_t kFirstReadLimit = std::uint64_t{64} * 1024 * 1024;
 #if defined(__wasi__)                               // the listing (fd_readdir) is WASI-only
 constexpr std::size_t kFirstListBytes = 64 * 1024;  // the listing buffer doubles from here
 // About 1.5 million entries of 20-byte names; a directory past it is refused with `io`.
@@ -143,29 +145,49 @@ Result<FileStat> PosixFileSystem::Stat(std::string_view path) {
 Result<std::string> PosixFileSystem::Read(std::string_view path, std::uint64_t max_bytes) {
   ACTX_TRY_VOID(Check("read", path));
   std::string p(path);
-  std::FILE* f = std::fopen(p.c_str(), "rb");
-  if (f == nullptr) return ErrnoError(errno, "read", path);
-  // fopen succeeds on a directory on Linux; answer is_a_directory on every target.
+  int fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoError(errno, "read", path);
   struct stat st;
-  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-    std::fclose(f);
-    return PathError(ErrorCode::kIsADirectory, "read", path);
-  }
-  std::string out;
-  char buf[kReadChunk];
-  while (static_cast<std::uint64_t>(out.size()) < max_bytes) {
-    std::uint64_t left = max_bytes - static_cast<std::uint64_t>(out.size());
-    std::size_t want = left < kReadChunk ? static_cast<std::size_t>(left) : kReadChunk;
-    std::size_t n = std::fread(buf, 1, want, f);
-    out.append(buf, n);
-    if (n < want) break;
-  }
-  if (std::ferror(f)) {
+  if (fstat(fd, &st) != 0) {
     int err = errno;
-    std::fclose(f);
+    close(fd);
     return ErrnoError(err, "read", path);
   }
-  std::fclose(f);
+  // open succeeds on a directory on Linux; answer is_a_directory on every target.
+  if (S_ISDIR(st.st_mode)) {
+    close(fd);
+    return PathError(ErrorCode::kIsADirectory, "read", path);
+  }
+  // The bytes go straight into the answer. A regular file of size s is asked for s + 1 bytes
+  // first: when exactly s come back, that is its end, without a second read (a grep over a
+  // tree reads every file). Everything else is read until read() answers 0: a file that grew,
+  // a pipe, and files whose size says nothing (procfs reports 0, sysfs 4096), where a short
+  // read is not the end.
+  const std::uint64_t expected =
+      S_ISREG(st.st_mode) && st.st_size > 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+  std::uint64_t ask = expected > 0 && expected < kFirstReadLimit ? expected + 1 : kReadChunk;
+  std::string out;
+  while (out.size() < max_bytes) {
+    std::uint64_t left = max_bytes - out.size();
+    std::size_t want = static_cast<std::size_t>(left < ask ? left : ask);
+    std::size_t had = out.size();
+    out.resize(had + want);
+    ssize_t n = read(fd, out.data() + had, want);
+    if (n < 0 && errno == EINTR) {
+      out.resize(had);
+      continue;
+    }
+    if (n < 0) {
+      int err = errno;
+      close(fd);
+      return ErrnoError(err, "read", path);
+    }
+    out.resize(had + static_cast<std::size_t>(n));
+    if (n == 0) break;
+    if (out.size() == expected && static_cast<std::size_t>(n) < want) break;
+    ask = kReadChunk;
+  }
+  close(fd);
   return out;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// PosixFileSystem (see the header for the contract). Only stdio, stat, opendir and mkdir:
-// no <fstream> (missing in WASI libc++ 19) and no <filesystem>.
+// PosixFileSystem (see the header for the contract). Only POSIX open/read/fstat, stdio for
+// writes, stat, opendir and mkdir: no <fstream> (missing in WASI libc++ 19), no <filesystem>.
 // Listing under WASI reads the directory with one fd_readdir call into a buffer that doubles
 // until every entry fits (node:wasi restarts from the first entry on each call, so wasi-libc's
 // readdir, a small buffer per call, made a listing quadratic: 64 000 files took 10 s). The

@@ -145,7 +145,9 @@ Result<FileStat> PosixFileSystem::Stat(std::string_view path) {
 Result<std::string> PosixFileSystem::Read(std::string_view path, std::uint64_t max_bytes) {
   ACTX_TRY_VOID(Check("read", path));
   std::string p(path);
-  int fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, and reading one
+  // (or a terminal) for its data; a read never waits (see the loop). No effect on files.
+  int fd = open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return ErrnoError(errno, "read", path);
   struct stat st;
   if (fstat(fd, &st) != 0) {
@@ -162,7 +164,7 @@ Result<std::string> PosixFileSystem::Read(std::string_view path, std::uint64_t m
   // first: when exactly s come back, that is its end, without a second read (a grep over a
   // tree reads every file). Everything else is read until read() answers 0: a file that grew,
   // a pipe, and files whose size says nothing (procfs reports 0, sysfs 4096), where a short
-  // read is not the end.
+  // read is not the end. A pipe or a device with nothing to give now ends the answer (EAGAIN).
   const std::uint64_t expected =
       S_ISREG(st.st_mode) && st.st_size > 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
   std::uint64_t ask = expected > 0 && expected < kFirstReadLimit ? expected + 1 : kReadChunk;
@@ -176,6 +178,10 @@ Result<std::string> PosixFileSystem::Read(std::string_view path, std::uint64_t m
     if (n < 0 && errno == EINTR) {
       out.resize(had);
       continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !S_ISREG(st.st_mode)) {
+      out.resize(had);
+      break;
     }
     if (n < 0) {
       int err = errno;

@@ -13,7 +13,7 @@ import {
   existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { loadHost, tempTree } from './helpers.mjs';
+import { DIST, loadHost, tempTree } from './helpers.mjs';
 
 const linux = process.platform === 'linux' && existsSync('/proc/self/fd');
 const python = linux && spawnSync('python3', ['-c', 'import ctypes; ctypes.CDLL(None).renameat2'], { encoding: 'utf8' }).status === 0;
@@ -210,5 +210,35 @@ describe('hostile workspace: hard links to outside files', { skip: skipAll }, ()
     assert.equal(w.read('b.txt'), 'new');
     mkdirSync(join(w.ws, 'dir'));
     assert.equal(w.write('dir', 'x'), 'error:is_a_directory');
+  });
+});
+
+describe('hostile workspace: special files', { skip: skipAll }, () => {
+  // A blocked read would block the host's whole thread (uvwasi opens synchronously), so the read
+  // runs in a child process that is killed if it waits.
+  test('Regression FifoInWorkspace: reading a FIFO answers at once, with or without a writer', (t) => {
+    const tree = tempTree({ 'ws/': '', 'state/': '' });
+    after(tree.cleanup);
+    if (spawnSync('mkfifo', [join(tree.dir, 'ws/pipe')]).status !== 0) {
+      t.skip('mkfifo is not available');
+      return;
+    }
+    const script = `
+      import { WasiGuest } from ${JSON.stringify(join(DIST, 'guest.js'))};
+      const guest = await WasiGuest.load({ workspace: ${JSON.stringify(join(tree.dir, 'ws'))}, state: ${JSON.stringify(join(tree.dir, 'state'))} });
+      const h = guest.open();
+      const read = () => JSON.parse(guest.call(h, 'fs.read', JSON.stringify({ fs: 'workspace', path: '/workspace/pipe' })));
+      const alone = read();
+      const { openSync, writeSync, constants } = await import('node:fs');
+      const writer = openSync(${JSON.stringify(join(tree.dir, 'ws/pipe'))}, constants.O_RDWR | constants.O_NONBLOCK);
+      writeSync(writer, 'queued\\n');
+      process.stdout.write(JSON.stringify({ alone, held: read() }));
+    `;
+    const r = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], { timeout: 30_000, encoding: 'utf8' });
+    assert.equal(r.signal, null, 'the read waited for a writer (killed after 30 s)');
+    assert.equal(r.status, 0, r.stderr);
+    const { alone, held } = JSON.parse(r.stdout);
+    assert.deepEqual([alone.ok, alone.value?.text], [true, ''], JSON.stringify(alone));
+    assert.deepEqual([held.ok, held.value?.text], [true, 'queued\n'], JSON.stringify(held));
   });
 });

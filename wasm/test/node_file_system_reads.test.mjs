@@ -5,6 +5,7 @@
 // answers fresh bytes, and that a `read` replaced on the object is the one the engine calls.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,4 +103,34 @@ test("a Node FileSystem's own read answers fresh bytes; a read replaced on it is
       close();
     }
   });
+});
+
+// Files whose size says nothing: procfs reports 0 for files that read in pieces; a FIFO has no size,
+// and opening one for reading used to wait for a writer (the whole thread, in a child here).
+test('createNodeFileSystem reads a procfs file whole though its size reads 0', (t) => {
+  if (process.platform !== 'linux') return t.skip('procfs is Linux only');
+  const r = createNodeFileSystem('/proc/self').read('/maps', 1 << 24);
+  assert.equal(r.ok, true, JSON.stringify(r));
+  const text = Buffer.from(r.data).toString();
+  assert.ok(text.length > 4096 && text.endsWith('\n'), `${text.length} bytes`);
+});
+
+test('Regression FifoInWorkspace: createNodeFileSystem reads a FIFO at once, with or without a writer', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentctx-fifo-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  if (spawnSync('mkfifo', [join(dir, 'pipe')]).status !== 0) return t.skip('mkfifo is not available');
+  const script = `
+    import { openSync, writeSync, constants } from 'node:fs';
+    const { createNodeFileSystem } = await import(${JSON.stringify(import.meta.resolve('agentctx'))});
+    const fs = createNodeFileSystem(${JSON.stringify(dir)});
+    const text = (r) => (r.ok ? Buffer.from(r.data).toString() : r.code);
+    const alone = text(fs.read('/pipe', 1 << 20));
+    const writer = openSync(${JSON.stringify(join(dir, 'pipe'))}, constants.O_RDWR | constants.O_NONBLOCK);
+    writeSync(writer, 'x'.repeat(50000));
+    process.stdout.write(JSON.stringify({ alone, held: text(fs.read('/pipe', 1 << 20)).length }));
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000, encoding: 'utf8' });
+  assert.equal(r.signal, null, 'the read waited for a writer (killed after 30 s)');
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { alone: '', held: 50000 });
 });

@@ -5,13 +5,55 @@
 // and the process's rights apply. For confinement use the WASI host (agentctx/wasi) or
 // createMemoryFileSystem. Paths must be absolute and normalised, so `..` never reaches past
 // `root` lexically; errno values map to the FileSystem error codes (docs/protocol.md#error-codes).
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 import { isNormalizedPath, registerTransientReader, type FileKind, type FileSystem, type FsFailure, type FsResult } from './file_system.js';
 
 // The largest file the guard's transient read answers from the reused buffer.
 const TRANSIENT_READ_BYTES = 1 << 20;
+// Reads never wait: opening a FIFO for reading would wait for a writer (blocking the thread the
+// engine runs on), and reading one or a terminal for data. No effect on files.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+// The pieces read of files whose size says nothing: small first (most such files are empty),
+// doubling up to the largest.
+const UNSIZED_FIRST = 4 * 1024;
+const UNSIZED_LARGEST = 64 * 1024;
+
+/**
+ * Reads `fd` from where it stands until read() answers 0 (or, for a pipe or device with nothing to
+ * give now, EAGAIN), at most `maxBytes`: for files whose size says nothing (procfs reports 0,
+ * a FIFO or a device has none).
+ */
+function readUnsized(fd: number, maxBytes: number, regular: boolean): Uint8Array {
+  const pieces: Uint8Array[] = [];
+  let total = 0;
+  let size = UNSIZED_FIRST;
+  while (total < maxBytes) {
+    const piece = new Uint8Array(Math.min(size, maxBytes - total));
+    size = Math.min(2 * size, UNSIZED_LARGEST);
+    let n: number;
+    try {
+      n = readSync(fd, piece, 0, piece.length, null);
+    } catch (e) {
+      if (!regular && (e as { code?: unknown } | null)?.code === 'EAGAIN') break;
+      throw e;
+    }
+    if (n === 0) break;
+    pieces.push(piece.subarray(0, n));
+    total += n;
+  }
+  if (pieces.length === 1) return pieces[0] as Uint8Array;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}
 
 const ERRNO_CODES: Readonly<Record<string, FsFailure['code']>> = {
   ENOENT: 'not_found',
@@ -52,9 +94,10 @@ export function createNodeFileSystem(root: string): FileSystem {
     if (!isNormalizedPath(path)) return invalid(path);
     let fd: number | undefined;
     try {
-      fd = openSync(host(path), 'r');
+      fd = openSync(host(path), READ_FLAGS);
       const s = fstatSync(fd);
       if (s.isDirectory()) return { ok: false, code: 'is_a_directory', message: path };
+      if (!s.isFile() || s.size === 0) return { ok: true, data: readUnsized(fd, maxBytes, s.isFile()) };
       const data = allocate(Math.max(0, Math.min(s.size, maxBytes)));
       let filled = 0;
       while (filled < data.length) {

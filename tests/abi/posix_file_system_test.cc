@@ -120,6 +120,26 @@ TEST_F(PosixFileSystemScratch, ReadsAFifoWithoutWaiting) {
   EXPECT_EQ(*held, bytes);
 }
 
+// Writing a FIFO without a reader fails at once instead of waiting for one.
+TEST_F(PosixFileSystemScratch, WritesAFifoWithoutWaiting) {
+  std::string path = dir_ + "/fifo";
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  made_.push_back("fifo");
+  auto written = PosixFileSystem(dir_).Write(path, "x", false);
+#ifndef __EMSCRIPTEN__
+  ASSERT_FALSE(written.has_value());  // ENXIO
+  EXPECT_EQ(written.error().code, ErrorCode::kIo);
+#else
+  (void)written;  // Emscripten's NODERAWFS takes the write without waiting: returning is the point
+#endif
+  // Files are written whole as before.
+  std::string file = dir_ + "/w.txt";
+  made_.push_back("w.txt");
+  const std::string bytes = Bytes(200000);
+  ASSERT_TRUE(PosixFileSystem(dir_).Write(file, bytes, false).has_value());
+  EXPECT_EQ(PosixFileSystem(dir_).Read(file, 1 << 20).value(), bytes);
+}
+
 // procfs files are regular files of size 0 that read in short pieces: the size says nothing.
 TEST(PosixFileSystem, ReadsProcfsFilesWhoseSizeIsZero) {
   struct stat st;

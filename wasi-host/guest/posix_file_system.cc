@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// PosixFileSystem (see the header for the contract). Only POSIX open/read/fstat, stdio for
-// writes, stat, opendir and mkdir: no <fstream> (missing in WASI libc++ 19), no <filesystem>.
+// PosixFileSystem (see the header for the contract). Only POSIX open/read/write/fstat, stat,
+// opendir and mkdir: no <fstream> (missing in WASI libc++ 19), no <filesystem>.
 // Listing under WASI reads the directory with one fd_readdir call into a buffer that doubles
 // until every entry fits (node:wasi restarts from the first entry on each call, so wasi-libc's
 // readdir, a small buffer per call, made a listing quadratic: 64 000 files took 10 s). The
@@ -18,7 +18,6 @@
 
 #include <cerrno>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <utility>
 
@@ -308,15 +307,22 @@ Result<void> PosixFileSystem::Write(std::string_view path, std::string_view byte
   ACTX_TRY_VOID(Check("write", path));
   if (create_parents) ACTX_TRY_VOID(MakeParents(path));
   std::string p(path);
-  std::FILE* f = std::fopen(p.c_str(), "wb");
-  if (f == nullptr) return ErrnoError(errno, "write", path);
-  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  int err = ok ? 0 : errno;
-  if (std::fclose(f) != 0 && ok) {
-    ok = false;
-    err = errno;
+  // O_NONBLOCK, as for reads: a FIFO without a reader fails at once (ENXIO) instead of holding
+  // the thread until one comes, and a full pipe ends the write with an error. No effect on files.
+  int fd = open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0666);
+  if (fd < 0) return ErrnoError(errno, "write", path);
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      int err = n < 0 ? errno : EIO;
+      close(fd);
+      return ErrnoError(err, "write", path);
+    }
+    done += static_cast<std::size_t>(n);
   }
-  if (!ok) return ErrnoError(err, "write", path);
+  if (close(fd) != 0) return ErrnoError(errno, "write", path);
   return {};
 }
 

@@ -216,7 +216,7 @@ describe('hostile workspace: hard links to outside files', { skip: skipAll }, ()
 describe('hostile workspace: special files', { skip: skipAll }, () => {
   // A blocked read would block the host's whole thread (uvwasi opens synchronously), so the read
   // runs in a child process that is killed if it waits.
-  test('Regression FifoInWorkspace: reading a FIFO answers at once, with or without a writer', (t) => {
+  test('Regression FifoInWorkspace: a FIFO reads at once, with or without a writer, and fails to write without a reader', (t) => {
     const tree = tempTree({ 'ws/': '', 'state/': '' });
     after(tree.cleanup);
     if (spawnSync('mkfifo', [join(tree.dir, 'ws/pipe')]).status !== 0) {
@@ -225,19 +225,24 @@ describe('hostile workspace: special files', { skip: skipAll }, () => {
     }
     const script = `
       import { WasiGuest } from ${JSON.stringify(join(DIST, 'guest.js'))};
-      const guest = await WasiGuest.load({ workspace: ${JSON.stringify(join(tree.dir, 'ws'))}, state: ${JSON.stringify(join(tree.dir, 'state'))} });
+      const guest = await WasiGuest.load({ workspace: ${JSON.stringify(join(tree.dir, 'ws'))}, state: ${JSON.stringify(join(tree.dir, 'state'))}, writable: true });
       const h = guest.open();
       const read = () => JSON.parse(guest.call(h, 'fs.read', JSON.stringify({ fs: 'workspace', path: '/workspace/pipe' })));
       const alone = read();
       const { openSync, writeSync, constants } = await import('node:fs');
       const writer = openSync(${JSON.stringify(join(tree.dir, 'ws/pipe'))}, constants.O_RDWR | constants.O_NONBLOCK);
       writeSync(writer, 'queued\\n');
-      process.stdout.write(JSON.stringify({ alone, held: read() }));
+      const held = read();
+      const { closeSync } = await import('node:fs');
+      closeSync(writer);
+      const written = JSON.parse(guest.call(h, 'fs.write', JSON.stringify({ fs: 'workspace', path: '/workspace/pipe', text: 'x' })));
+      process.stdout.write(JSON.stringify({ alone, held, written }));
     `;
     const r = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], { timeout: 30_000, encoding: 'utf8' });
-    assert.equal(r.signal, null, 'the read waited for a writer (killed after 30 s)');
+    assert.equal(r.signal, null, 'a read or write waited for the other end (killed after 30 s)');
     assert.equal(r.status, 0, r.stderr);
-    const { alone, held } = JSON.parse(r.stdout);
+    const { alone, held, written } = JSON.parse(r.stdout);
+    assert.deepEqual([written.ok, written.error?.code], [false, 'io'], JSON.stringify(written)); // ENXIO: no reader
     assert.deepEqual([alone.ok, alone.value?.text], [true, ''], JSON.stringify(alone));
     assert.deepEqual([held.ok, held.value?.text], [true, 'queued\n'], JSON.stringify(held));
   });

@@ -115,7 +115,7 @@ test('createNodeFileSystem reads a procfs file whole though its size reads 0', (
   assert.ok(text.length > 4096 && text.endsWith('\n'), `${text.length} bytes`);
 });
 
-test('Regression FifoInWorkspace: createNodeFileSystem reads a FIFO at once, with or without a writer', (t) => {
+test('Regression FifoInWorkspace: createNodeFileSystem reads a FIFO at once, with or without a writer, and fails to write one without a reader', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'agentctx-fifo-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   if (spawnSync('mkfifo', [join(dir, 'pipe')]).status !== 0) return t.skip('mkfifo is not available');
@@ -127,10 +127,14 @@ test('Regression FifoInWorkspace: createNodeFileSystem reads a FIFO at once, wit
     const alone = text(fs.read('/pipe', 1 << 20));
     const writer = openSync(${JSON.stringify(join(dir, 'pipe'))}, constants.O_RDWR | constants.O_NONBLOCK);
     writeSync(writer, 'x'.repeat(50000));
-    process.stdout.write(JSON.stringify({ alone, held: text(fs.read('/pipe', 1 << 20)).length }));
+    const held = text(fs.read('/pipe', 1 << 20)).length;
+    const { closeSync } = await import('node:fs');
+    closeSync(writer);
+    const written = fs.write('/pipe', new Uint8Array([120]), false);
+    process.stdout.write(JSON.stringify({ alone, held, written: written.ok ? 'ok' : written.code }));
   `;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000, encoding: 'utf8' });
-  assert.equal(r.signal, null, 'the read waited for a writer (killed after 30 s)');
+  assert.equal(r.signal, null, 'a read or write waited for the other end (killed after 30 s)');
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), { alone: '', held: 50000 });
+  assert.deepEqual(JSON.parse(r.stdout), { alone: '', held: 50000, written: 'io' }); // ENXIO: no reader
 });

@@ -6,7 +6,7 @@
 // createMemoryFileSystem. Paths must be absolute and normalised, so `..` never reaches past
 // `root` lexically; errno values map to the FileSystem error codes (docs/protocol.md#error-codes).
 import {
-  closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, writeFileSync,
+  closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, writeSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -17,6 +17,7 @@ const TRANSIENT_READ_BYTES = 1 << 20;
 // Reads never wait: opening a FIFO for reading would wait for a writer (blocking the thread the
 // engine runs on), and reading one or a terminal for data. No effect on files.
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NONBLOCK ?? 0);
 // The pieces read of files whose size says nothing: small first (most such files are empty),
 // doubling up to the largest.
 const UNSIZED_FIRST = 4 * 1024;
@@ -147,7 +148,14 @@ export function createNodeFileSystem(root: string): FileSystem {
       if (path === '/') return { ok: false, code: 'is_a_directory', message: path };
       try {
         if (createParents) mkdirSync(dirname(host(path)), { recursive: true });
-        writeFileSync(host(path), bytes);
+        // O_NONBLOCK as for reads: a FIFO without a reader fails at once (ENXIO) instead of
+        // holding the thread until one comes. No effect on files.
+        const fd = openSync(host(path), WRITE_FLAGS, 0o666);
+        try {
+          for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
+        } finally {
+          closeSync(fd);
+        }
         return { ok: true };
       } catch (e) {
         return failure(e, path);

@@ -2,6 +2,7 @@
 // The literal scanner of `grep`; see regex_prefilter.h.
 #include "tools/regex_prefilter.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "tools/regex_literals.h"
@@ -73,9 +74,15 @@ std::unique_ptr<RegexPrefilter> RegexPrefilter::Build(const RegexLiteralSet& set
     if (fold && first >= 'a' && first <= 'z') start(static_cast<unsigned char>(first - 32));
   }
 
-  // The trie (-1: no edge), then failure links turning it into a complete automaton.
+  // The trie (-1: no edge), then failure links turning it into a complete automaton. Its
+  // states are at most one per literal byte, so its rows are reserved once, not regrown.
+  std::size_t most_states = 1;
+  for (const RegexLiteral& lit : set.literals) most_states += lit.bytes.size();
+  most_states = std::min(most_states, kRegexMaxScannerCells / width + 1);
   std::vector<std::int32_t> delta(width, -1);
+  delta.reserve(most_states * width);
   std::vector<std::uint8_t> accept(1, 0);
+  accept.reserve(most_states);
   for (const RegexLiteral& lit : set.literals) {
     std::size_t s = 0;
     for (char c : lit.bytes) {

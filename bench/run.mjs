@@ -41,8 +41,8 @@ const flag = (name, fallback) => {
 };
 const smoke = flag('smoke', false) === true;
 const mode = smoke
-  ? { name: 'smoke', sizes: [5, 60], warmup: 10, rounds: 1, nativeReps: 1, rolloutMb: 0.3, memorySteps: 20, minTime: 0.01, reps: 2, scale: 0.25 }
-  : { name: 'full', sizes: [100, 1000, 4000], warmup: 300, rounds: Number(flag('rounds', 5)), nativeReps: 3, rolloutMb: 10, memorySteps: 1000, minTime: 0.2, reps: 3, scale: 1 };
+  ? { name: 'smoke', sizes: [5, 60], warmup: 10, rounds: 1, nativeReps: 1, rolloutMb: 0.3, memorySteps: 20, minTime: 0.01, reps: 2, scale: 0.25, grepHostPasses: 1 }
+  : { name: 'full', sizes: [100, 1000, 4000], warmup: 300, rounds: Number(flag('rounds', 5)), nativeReps: 3, rolloutMb: 10, memorySteps: 1000, minTime: 0.2, reps: 3, scale: 1, grepHostPasses: 3 };
 const nativeBin = resolve(ROOT, flag('native', 'build/bench/bench/agentctx_bench'));
 const replayDir = join(ROOT, '..', 'shared', 'rollouts');
 const work = mkdtempSync(join(tmpdir(), 'agentctx-bench-'));
@@ -146,6 +146,7 @@ try {
   }
   results.replay.dir = smoke ? 'the generated rollout (smoke)' : '../shared/rollouts';
   results.grep = prepareGrep(work, smoke);
+  results.grep.host_passes = mode.grepHostPasses;
   log(`grep corpus: ${(results.grep.file_bytes / 1e3).toFixed(0)} KB file, ${(results.grep.tree_bytes / 1e6).toFixed(1)} MB tree; ripgrep: ${results.grep.rg ?? 'not installed'}`);
   const replayArgs = results.replay.skipped ? [] : [`--actx_replay=${replayFrom}`];
 
@@ -194,7 +195,8 @@ try {
     ['native grep', () => runNativeGrep(nativeBin, results.grep, mode.minTime)],
     // The same cases through the Embind package and the WASI guest (CPU time, like native's).
     ...['embind', 'wasi'].map((variant) => [`${variant} grep`, () => {
-      const { value, seconds } = node('grep_hosts.mjs', [`--variant=${variant}`, `--cases=${results.grep.casesFile}`, `--root=${results.grep.root}`]);
+      const { value, seconds } = node('grep_hosts.mjs', [`--variant=${variant}`, `--cases=${results.grep.casesFile}`,
+        `--root=${results.grep.root}`, `--rounds=${mode.grepHostPasses}`]);
       for (const [name, cpuMs] of Object.entries(value.cases)) (results.grep.cases[name][`${variant}_cpu_ms`] ??= []).push(cpuMs);
       return seconds;
     }]),

@@ -178,7 +178,7 @@ Result<std::string> PosixFileSystem::Read(std::string_view path, std::uint64_t m
       out.resize(had);
       continue;
     }
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !S_ISREG(st.st_mode)) {
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {  // never for a file
       out.resize(had);
       break;
     }

@@ -28,7 +28,7 @@ const UNSIZED_LARGEST = 64 * 1024;
  * give now, EAGAIN), at most `maxBytes`: for files whose size says nothing (procfs reports 0,
  * a FIFO or a device has none).
  */
-function readUnsized(fd: number, maxBytes: number, regular: boolean): Uint8Array {
+function readUnsized(fd: number, maxBytes: number): Uint8Array {
   const pieces: Uint8Array[] = [];
   let total = 0;
   let size = UNSIZED_FIRST;
@@ -39,7 +39,7 @@ function readUnsized(fd: number, maxBytes: number, regular: boolean): Uint8Array
     try {
       n = readSync(fd, piece, 0, piece.length, null);
     } catch (e) {
-      if (!regular && (e as { code?: unknown } | null)?.code === 'EAGAIN') break;
+      if ((e as { code?: unknown } | null)?.code === 'EAGAIN') break; // never for a file
       throw e;
     }
     if (n === 0) break;
@@ -98,7 +98,7 @@ export function createNodeFileSystem(root: string): FileSystem {
       fd = openSync(host(path), READ_FLAGS);
       const s = fstatSync(fd);
       if (s.isDirectory()) return { ok: false, code: 'is_a_directory', message: path };
-      if (!s.isFile() || s.size === 0) return { ok: true, data: readUnsized(fd, maxBytes, s.isFile()) };
+      if (!s.isFile() || s.size === 0) return { ok: true, data: readUnsized(fd, maxBytes) };
       const data = allocate(Math.max(0, Math.min(s.size, maxBytes)));
       let filled = 0;
       while (filled < data.length) {

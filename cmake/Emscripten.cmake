@@ -7,6 +7,8 @@ add_executable(agentctx_embind
   "${PROJECT_SOURCE_DIR}/wasm/src/bindings.cc"
   "${PROJECT_SOURCE_DIR}/wasm/src/js_file_system.cc")
 target_link_libraries(agentctx_embind PRIVATE agentctx_core embind)
+# core/src for support/ helpers only (string_growth.h); the bindings speak the public API.
+target_include_directories(agentctx_embind PRIVATE "${PROJECT_SOURCE_DIR}/core/src")
 set_target_properties(agentctx_embind PROPERTIES
   OUTPUT_NAME agentctx
   SUFFIX ".mjs"
@@ -34,7 +36,7 @@ set_property(TARGET agentctx_embind APPEND PROPERTY LINK_DEPENDS "${_actx_shim}"
 # ACTX_WASM_COLD_OZ=OFF compiles everything -O3 (for size/speed comparisons).
 option(ACTX_WASM_COLD_OZ "Compile the core's cold modules -Oz in the Embind build" ON)
 # grep's search path: the regex engine, the file walk, the include glob, the line loop and its
-# UTF-8 check. Compiled -O3 like the step path's per-byte loops.
+# UTF-8 check and byte scans. Compiled -O3 like the step path's per-byte loops.
 set(_actx_grep_hot
   "${PROJECT_SOURCE_DIR}/core/src/tools/grep.cc"
   "${PROJECT_SOURCE_DIR}/core/src/tools/file_walk.cc"
@@ -45,7 +47,8 @@ set(_actx_grep_hot
   "${PROJECT_SOURCE_DIR}/core/src/tools/regex_literals.cc"
   "${PROJECT_SOURCE_DIR}/core/src/tools/regex_pike.cc"
   "${PROJECT_SOURCE_DIR}/core/src/tools/regex_prefilter.cc"
-  "${PROJECT_SOURCE_DIR}/core/src/support/utf8.cc")
+  "${PROJECT_SOURCE_DIR}/core/src/support/utf8.cc"
+  "${PROJECT_SOURCE_DIR}/core/src/support/byte_scan.cc")
 if(ACTX_WASM_COLD_OZ)
   file(GLOB_RECURSE _actx_cold CONFIGURE_DEPENDS
     "${PROJECT_SOURCE_DIR}/core/src/tools/*.cc" "${PROJECT_SOURCE_DIR}/core/src/mock_model/*.cc"

@@ -21,6 +21,8 @@
 #include <cstring>
 #include <utility>
 
+#include "support/string_growth.h"
+
 namespace agentctx {
 namespace {
 
@@ -172,7 +174,7 @@ Result<std::string> PosixFileSystem::Read(std::string_view path, std::uint64_t m
     std::uint64_t left = max_bytes - out.size();
     std::size_t want = static_cast<std::size_t>(left < ask ? left : ask);
     std::size_t had = out.size();
-    out.resize(had + want);
+    ResizeForOverwrite(&out, had + want);
     ssize_t n = read(fd, out.data() + had, want);
     if (n < 0 && errno == EINTR) {
       out.resize(had);

@@ -6,6 +6,8 @@
 
 #include <utility>
 
+#include "support/string_growth.h"
+
 namespace agentctx {
 namespace {
 
@@ -142,7 +144,8 @@ Result<std::string> JsFileSystem::Read(std::string_view path, std::uint64_t max_
     length = max_bytes;
     data = data.call<val>("subarray", 0.0, static_cast<double>(length));
   }
-  std::string bytes(static_cast<std::size_t>(length), '\0');
+  std::string bytes;
+  ResizeForOverwrite(&bytes, static_cast<std::size_t>(length));
   if (length > 0) {
     // The one copy: JS writes straight into the std::string's storage.
     val(typed_memory_view(bytes.size(), reinterpret_cast<unsigned char*>(bytes.data())))

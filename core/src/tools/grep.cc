@@ -3,9 +3,9 @@
 #include "tools/grep.h"
 
 #include <algorithm>
-#include <cstring>
 #include <optional>
 
+#include "support/byte_scan.h"
 #include "support/paths.h"
 #include "support/utf8.h"
 #include "tools/file_walk.h"
@@ -22,23 +22,13 @@ constexpr std::string_view kSpec =
 
 std::string Failed(std::string_view why) { return "grep failed: " + std::string(why); }
 
-// IsValidUtf8 with an ASCII fast path (8 bytes at a time): most files are valid, and then
+// IsValidUtf8 with an ASCII fast path (support/byte_scan.h): most files are valid, and then
 // need no lossy copy.
 bool ValidUtf8(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
-    std::uint64_t word = 0;
-    if (i + 8 <= s.size()) {
-      std::memcpy(&word, s.data() + i, 8);
-      if ((word & 0x8080808080808080ull) == 0) {
-        i += 8;
-        continue;
-      }
-    }
-    if (static_cast<unsigned char>(s[i]) < 0x80) {
-      ++i;
-      continue;
-    }
+    i += AsciiPrefixLength(s.substr(i));
+    if (i == s.size()) break;
     std::size_t n = Utf8SequenceLength(s, i, nullptr);
     if (n == 0) return false;
     i += n;
@@ -79,7 +69,7 @@ struct Search {
     ++files;
     scanned += raw->size();
     std::string_view head = std::string_view(*raw).substr(0, kGrepBinaryProbeBytes);
-    if (head.find('\0') != std::string_view::npos) {
+    if (FindByte(head, 0, '\0') != std::string_view::npos) {
       ++binary;
       return true;
     }
@@ -100,7 +90,7 @@ struct Search {
           std::count(text.begin() + static_cast<std::ptrdiff_t>(counted),
                      text.begin() + static_cast<std::ptrdiff_t>(found.start), '\n'));
       counted = found.start;
-      const std::size_t lf = text.find('\n', found.end);
+      const std::size_t lf = FindByte(text, found.end, '\n');
       from = lf == std::string::npos ? text.size() : lf + 1;
       std::string_view line(text.data() + found.start, found.end - found.start);
       if (matches == kGrepMaxMatches || out.size() >= kGrepMaxOutputBytes) {

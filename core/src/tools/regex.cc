@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <string>
 
+#include "support/byte_scan.h"
 #include "tools/regex_dfa.h"
 #include "tools/regex_literals.h"
 #include "tools/regex_parser.h"
@@ -268,7 +269,7 @@ RegexOutcome RegexSearcher::NextLine(std::string_view text, std::size_t from, Li
       start = hit;
       while (start > pos && text[start - 1] != '\n') --start;
     }
-    std::size_t lf = text.find('\n', start);
+    std::size_t lf = FindByte(text, start, '\n');
     if (lf == std::string_view::npos) lf = text.size();
     std::size_t end = lf;
     if (end > start && text[end - 1] == '\r') --end;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "support/byte_scan.h"
 #include "tools/regex_literals.h"
 
 namespace agentctx {
@@ -42,6 +43,10 @@ std::unique_ptr<RegexPrefilter> RegexPrefilter::Build(const RegexLiteralSet& set
     p->needle_ = set.literals[0].bytes;
     for (std::size_t i = 0; i < p->needle_.size(); ++i) {
       if (Rarity(p->needle_[i]) > Rarity(p->needle_[p->rare_])) p->rare_ = i;
+    }
+    p->rare2_ = p->rare_ == 0 ? p->needle_.size() - 1 : 0;
+    for (std::size_t i = 0; i < p->needle_.size(); ++i) {
+      if (i != p->rare_ && Rarity(p->needle_[i]) > Rarity(p->needle_[p->rare2_])) p->rare2_ = i;
     }
     return p;
   }
@@ -150,18 +155,13 @@ std::size_t RegexPrefilter::Find(std::string_view text, std::size_t from) const 
 std::size_t RegexPrefilter::FindOne(std::string_view text, std::size_t from) const {
   const std::size_t n = needle_.size();
   if (from > text.size() || text.size() - from < n) return std::string_view::npos;
-  const char* data = text.data();
-  const char* p = data + from + rare_;
-  const char* last = data + (text.size() - n) + rare_;  // the rare byte of the last candidate
-  const char rare = needle_[rare_];
-  while (p <= last) {
-    const void* hit = std::memchr(p, rare, static_cast<std::size_t>(last - p) + 1);
-    if (hit == nullptr) return std::string_view::npos;
-    const char* start = static_cast<const char*>(hit) - rare_;
-    if (std::memcmp(start, needle_.data(), n) == 0) return static_cast<std::size_t>(start - data);
-    p = static_cast<const char*>(hit) + 1;
+  if (n == 1) return FindByte(text, from, needle_[0]);
+  // Candidates: the two rarest bytes of the needle in place; the rest is compared.
+  for (std::size_t at = from;; ++at) {
+    at = FindBytePair(text, at, needle_[rare_], rare_, needle_[rare2_], rare2_);
+    if (at == std::string_view::npos || at > text.size() - n) return std::string_view::npos;
+    if (std::memcmp(text.data() + at, needle_.data(), n) == 0) return at;
   }
-  return std::string_view::npos;
 }
 
 std::size_t RegexPrefilter::FindMany(std::string_view text, std::size_t from) const {

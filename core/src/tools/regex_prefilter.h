@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The literal scanner of `grep` (ours): finds where one of a set of literals (regex_literals.h)
 // occurs in a text, so the automata run only on lines that hold one.
-//  - one case-sensitive literal: memchr for its rarest byte (a fixed ranking of byte frequency
-//    in source code and prose), then a compare at the offset it implies;
+//  - one case-sensitive literal: a scan for its two rarest bytes at their distance (a fixed
+//    ranking of byte frequency in source code and prose; support/byte_scan.h), then a compare
+//    at the offset they imply;
 //  - anything else: an Aho-Corasick automaton over byte classes (the bytes the literals use,
 //    upper case folded onto lower case when a literal ignores case), built whole at compile
 //    time as a dense table; at most kRegexMaxScannerCells cells, else no scanner. In its start
@@ -47,7 +48,8 @@ class RegexPrefilter {
   bool exact_ = false;
   // kOneLiteral
   std::string needle_;
-  std::size_t rare_ = 0;  // offset of the byte memchr looks for
+  std::size_t rare_ = 0;   // offsets of the needle's two rarest bytes (distinct when the
+  std::size_t rare2_ = 0;  // needle has two or more): a candidate has both in place
   // kAhoCorasick: state s's row starts at s * width_; rows hold the next row's offset; states
   // numbered from accept_from_ on end an occurrence.
   std::array<std::uint8_t, 256> byte_class_{};

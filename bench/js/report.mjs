@@ -369,9 +369,9 @@ export function grepSection(r) {
       if (trees.length) {
         out.push(`- ${trees.join(', ')}: a tree search pays per file for the host's reads (${g.tree_files} files here). The Embind`,
           '  package reads through `createNodeFileSystem` (node:fs open, fstat, read and close: four synchronous calls a file); the',
-          '  WASI host also verifies every open against the sandbox (docs/RELIABILITY.md: the path resolved with lstat, a probe',
-          '  descriptor, readlink of /proc/self/fd and fstat after the open), several more calls a file. Native reads with the same',
-          '  system calls, without a JS binding in between.');
+          '  WASI host also verifies every open against the sandbox (docs/RELIABILITY.md: an lstat of the directory before the',
+          '  open, readlink of /proc/self/fd, fstat and uvwasi\'s fstat after it), four more calls a file, each through JS.',
+          '  Native reads with the same system calls, without a JS binding in between.');
       }
       if (files.length) {
         const long = files.filter((name) => g.cases[name].pattern.length > 100)

@@ -39,6 +39,17 @@
 //     only after one lstat of it still shows the same directory (an ancestor swapped for a link
 //     since then reaches another inode, or a link), so nothing a process outside the session
 //     does to the tree is ever missed, and walking a deep tree stays linear.
+// 11. Finding the host descriptor of an open (invariant 3) costs an open and a close of /dev/null
+//     (the lowest free descriptor), except right after the guest closed a file, for an open that
+//     neither creates nor truncates: the descriptor that close freed is the guess. It is
+//     confirmed by device and inode like the probe's answer; when it missed (the host opened or
+//     freed a descriptor in between), the open is undone and made again with the probe. Opens
+//     that create or truncate always use the probe (they must not be made twice).
+// 12. An open that neither creates, truncates nor asks for a directory is made with the last
+//     component not followed (uvwasi then opens with O_NOFOLLOW): its directory is resolved as
+//     in invariant 2, the last component needs no lstat, since the OS will not follow it. If it
+//     is a link (ELOOP) and the guest asked to follow links, the whole path is resolved as in
+//     invariant 2 and the open made again as asked. Invariant 3 checks either open.
 // The checks use lstat/readlink/realpath/fstat on the host (metadata only); file contents are
 // only ever read or written by the guest through uvwasi. What remains is listed in
 // docs/RELIABILITY.md: a swap that races a path-based call other than an open (stat, rename,
@@ -63,10 +74,12 @@ type WasiImports = Record<string, WasiFn>;
 export const WASI_ESUCCESS = 0;
 export const WASI_EEXIST = 20;
 export const WASI_EIO = 29;
+export const WASI_ELOOP = 32;
 export const WASI_EROFS = 69;
 export const WASI_ENOTCAPABLE = 76;
 
 const OFLAGS_CREAT = 1;
+const OFLAGS_DIRECTORY = 2;
 const OFLAGS_EXCL = 4;
 const OFLAGS_TRUNC = 8;
 const OFLAGS_WRITE = OFLAGS_CREAT | OFLAGS_EXCL | OFLAGS_TRUNC;
@@ -111,6 +124,8 @@ interface Root {
 interface FdEntry {
   root: Root;
   host: string;
+  /** The host descriptor behind it, when an open found it (invariant 11). */
+  osFd?: number;
 }
 
 /** A real directory as lstat saw it: the same path must still reach the same inode. */
@@ -191,6 +206,24 @@ export function resolveHostPath(
   return cur;
 }
 
+/**
+ * Like resolveHostPath, for a path whose last component the OS will not follow (an open with
+ * O_NOFOLLOW, invariant 12): its directory is resolved (links followed), the last component is
+ * appended unchecked. A remembered directory costs one lstat, as in resolveHostPath.
+ */
+export function resolveHostParent(base: string, rel: string, realDirs: RealDirs): string | undefined {
+  const slash = rel.lastIndexOf('/');
+  const name = rel.slice(slash + 1);
+  if (name === '' || name === '.' || name === '..') return resolveHostPath(base, rel, false, realDirs);
+  if (slash < 0) return join(base, name);
+  const parentRel = rel.slice(0, slash);
+  const parent = join(base, parentRel);
+  const known = realDirs.get(parent);
+  if (known !== undefined && stillSameDir(parent, known)) return join(parent, name);
+  const resolved = resolveHostPath(base, parentRel, true, realDirs);
+  return resolved === undefined ? undefined : join(resolved, name);
+}
+
 function isInside(path: string, root: string): boolean {
   return root === '/' || path === root || path.startsWith(root + '/');
 }
@@ -230,6 +263,8 @@ export function wrapWasiImports(
   known.forEach((root, i) => fds.set(FIRST_PREOPEN_FD + i, { root, host: root.realPath }));
 
   const realDirs: RealDirs = new Map();
+  // Invariant 11: the host descriptor the guest's last fd_close freed, until the next open.
+  let freedOsFd: number | undefined;
   const writable = (fd: number): boolean => fds.get(fd)?.root.writable === true;
   const guestString = (ptr: number, len: number): string | undefined => {
     try {
@@ -238,13 +273,19 @@ export function wrapWasiImports(
       return undefined;
     }
   };
-  /** The host path a path argument reaches, or undefined when it must be refused. */
-  const resolveArg = (fd: number, ptr: number, len: number, followLast: boolean): string | undefined => {
+  /**
+   * The host path a path argument reaches, or undefined when it must be refused. `followLast`:
+   * whether the last component is followed; 'unchecked': it is not looked at (invariant 12).
+   */
+  const resolveArg = (fd: number, ptr: number, len: number,
+                      followLast: boolean | 'unchecked'): string | undefined => {
     const entry = fds.get(fd);
     const rel = guestString(ptr, len);
     if (entry === undefined || rel === undefined) return undefined;
     if (rel.includes('\0') || rel.startsWith('/') || rel.split('/').includes('..')) return undefined;
-    const host = resolveHostPath(entry.host, rel, followLast, realDirs);
+    const host = followLast === 'unchecked'
+      ? resolveHostParent(entry.host, rel, realDirs)
+      : resolveHostPath(entry.host, rel, followLast, realDirs);
     return host !== undefined && isInside(host, entry.root.realPath) ? host : undefined;
   };
 
@@ -283,7 +324,12 @@ export function wrapWasiImports(
     out['path_open'] = (fd: number, dirflags: number, path: number, pathLen: number,
                         oflags: number, rights: bigint | number, inheriting: bigint | number,
                         fdflags: number, outFd: number): number => {
-      const host = resolveArg(fd, path, pathLen, (dirflags & LOOKUP_SYMLINK_FOLLOW) !== 0);
+      const follow = (dirflags & LOOKUP_SYMLINK_FOLLOW) !== 0;
+      // Invariant 12: a file opened to read (or write in place) is opened without following its
+      // last component, which then needs no look before the open.
+      const nofollowFirst = probe !== undefined && (oflags & (OFLAGS_WRITE | OFLAGS_DIRECTORY)) === 0;
+      let lookup = nofollowFirst ? dirflags & ~LOOKUP_SYMLINK_FOLLOW : dirflags;
+      let host = resolveArg(fd, path, pathLen, nofollowFirst ? 'unchecked' : follow);
       if (host === undefined) return WASI_ENOTCAPABLE;
       const forWriting = (BigInt(rights) & WRITE_RIGHTS) !== 0n;
       if (!writable(fd) && ((oflags & OFLAGS_WRITE) !== 0 || forWriting)) return WASI_EROFS;
@@ -294,25 +340,49 @@ export function wrapWasiImports(
         return rc;
       }
       // Invariant 4: no truncation before the check; know whether the open made the file.
-      const open = (flags: number): { rc: number; osFd: number } => {
-        const osFd = probe.nextFreeFd();
-        return { rc: path_open(fd, dirflags, path, pathLen, flags, rights, inheriting, fdflags, outFd), osFd };
+      const open = (flags: number, osFd = probe.nextFreeFd()): { rc: number; osFd: number } => {
+        return { rc: path_open(fd, lookup, path, pathLen, flags, rights, inheriting, fdflags, outFd), osFd };
       };
       const wantsCreate = (oflags & OFLAGS_CREAT) !== 0;
       const withoutTrunc = oflags & ~OFLAGS_TRUNC;
-      let attempt = open(wantsCreate ? withoutTrunc | OFLAGS_EXCL : withoutTrunc);
+      // Invariant 11: an open that neither creates nor truncates may take the freed descriptor.
+      const guess = !wantsCreate && withoutTrunc === oflags ? freedOsFd : undefined;
+      freedOsFd = undefined;
+      let attempt = guess !== undefined
+        ? open(oflags, guess)
+        : open(wantsCreate ? withoutTrunc | OFLAGS_EXCL : withoutTrunc);
       let created = wantsCreate && attempt.rc === WASI_ESUCCESS;
       if (wantsCreate && (oflags & OFLAGS_EXCL) === 0 && attempt.rc === WASI_EEXIST) {
         attempt = open(withoutTrunc & ~OFLAGS_CREAT);
         created = false;
       }
+      if (nofollowFirst && follow && attempt.rc === WASI_ELOOP) {
+        // The last component is a link (or the path loops): resolve it all, then follow it.
+        host = resolveArg(fd, path, pathLen, true);
+        if (host === undefined) return WASI_ENOTCAPABLE;
+        lookup = dirflags;
+        attempt = open(oflags, guess);
+      }
       if (attempt.rc !== WASI_ESUCCESS) return attempt.rc;
-      const opened = new DataView(memory().buffer).getUint32(outFd >>> 0, true);
+      let opened = new DataView(memory().buffer).getUint32(outFd >>> 0, true);
       // Invariant 3: the fd the kernel gave uvwasi, confirmed by device and inode.
-      const file = probe.describe(attempt.osFd);
-      const identity = uvwasiIdentity(opened, path);
-      const confirmed = file !== undefined && identity !== undefined &&
-        file.dev === identity.dev && file.ino === identity.ino ? file : undefined;
+      const check = (osFd: number): { file: OpenedFile | undefined; confirmed: OpenedFile | undefined } => {
+        const file = probe.describe(osFd);
+        const identity = uvwasiIdentity(opened, path);
+        const same = file !== undefined && identity !== undefined &&
+          file.dev === identity.dev && file.ino === identity.ino;
+        return { file, confirmed: same ? file : undefined };
+      };
+      let checked = check(attempt.osFd);
+      if (checked.confirmed === undefined && guess !== undefined) {
+        // The guess missed: undo the open and make it again, found by the probe this time.
+        fd_close?.(opened);
+        attempt = open(oflags);
+        if (attempt.rc !== WASI_ESUCCESS) return attempt.rc;
+        opened = new DataView(memory().buffer).getUint32(outFd >>> 0, true);
+        checked = check(attempt.osFd);
+      }
+      const { file, confirmed } = checked;
       const why = confirmed === undefined
         ? 'unconfirmed'
         : refusal(confirmed, root, forWriting || (oflags & OFLAGS_TRUNC) !== 0, created);
@@ -334,14 +404,17 @@ export function wrapWasiImports(
           return rc;
         }
       }
-      fds.set(opened, { root, host: confirmed.path ?? host });
+      fds.set(opened, { root, host: confirmed.path ?? host, osFd: attempt.osFd });
       return WASI_ESUCCESS;
     };
   }
   if (fd_close) {
     out['fd_close'] = (fd: number): number => {
       const rc = fd_close(fd);
-      if (rc === WASI_ESUCCESS) fds.delete(fd);
+      if (rc === WASI_ESUCCESS) {
+        freedOsFd = fds.get(fd)?.osFd;
+        fds.delete(fd);
+      }
       return rc;
     };
   }

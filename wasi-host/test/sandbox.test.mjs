@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { loadHost, tempTree } from './helpers.mjs';
 
 const host = await loadHost();
-const { WasiGuest, wrapWasiImports, resolveHostPath, WASI_EROFS, WASI_ENOTCAPABLE } = host;
+const { WasiGuest, wrapWasiImports, resolveHostPath, resolveHostParent, WASI_EROFS, WASI_ENOTCAPABLE, WASI_ELOOP } = host;
 
 // base/ws is the workspace, base/outside and base/state are beside it.
 const tree = tempTree({
@@ -256,6 +256,117 @@ describe('wrapWasiImports', () => {
     assert.equal(resolveHostPath(ws, 'chain1', false), join(ws, 'chain1'));
     assert.equal(resolveHostPath(ws, 'missing/x/y', true), join(ws, 'missing/x/y'));
     assert.equal(resolveHostPath(ws, 'loop', true), undefined);
+  });
+
+  test('resolveHostParent resolves all but the last component', () => {
+    const memo = new Map();
+    for (let round = 0; round < 2; round++) { // the second round answers from the memo
+      assert.equal(resolveHostParent(ws, 'subalias/b.txt', memo), join(ws, 'sub/b.txt'));
+      assert.equal(resolveHostParent(ws, 'deep/up/b.txt', memo), join(ws, 'sub/b.txt'));
+      assert.equal(resolveHostParent(ws, 'alias.txt', memo), join(ws, 'alias.txt')); // not followed
+      assert.equal(resolveHostParent(ws, 'out-dir/secret.txt', memo), join(outside, 'secret.txt'));
+      assert.equal(resolveHostParent(ws, 'loop/x', memo), undefined);
+      assert.equal(resolveHostParent(ws, 'sub/missing', memo), join(ws, 'sub/missing'));
+    }
+  });
+
+  // A fake kernel behind a fake uvwasi: descriptors are the lowest free numbers, as the OS gives
+  // them, so the wrapper's descriptor finding (invariants 3, 11, 12) runs as with the real probe.
+  function kernelFixture() {
+    const memory = { buffer: new ArrayBuffer(4096) };
+    const links = new Map([['alias.txt', 'a.txt'], ['out-file', '../outside/secret.txt']]); // as on disk
+    const os = new Map(); // host descriptor -> relative path
+    const guestFds = new Map(); // guest fd -> host descriptor
+    let nextGuest = 10;
+    const lowestFree = () => {
+      let fd = 20;
+      while (os.has(fd)) fd++;
+      return fd;
+    };
+    const identity = (rel) => BigInt(1 + ['a.txt', 'sub/b.txt', 'other'].indexOf(rel));
+    const calls = [];
+    let probes = 0;
+    const fake = {
+      path_open: (fd, lookup, p, l, oflags, rb, ri, ff, outFd) => {
+        let rel = Buffer.from(new Uint8Array(memory.buffer, p, l)).toString();
+        calls.push(['path_open', rel, lookup]);
+        if (links.has(rel)) {
+          if ((lookup & FOLLOW) === 0) return WASI_ELOOP;
+          rel = links.get(rel);
+        }
+        const osFd = lowestFree();
+        os.set(osFd, rel);
+        guestFds.set(nextGuest, osFd);
+        new DataView(memory.buffer).setUint32(outFd, nextGuest++, true);
+        return 0;
+      },
+      fd_filestat_get: (fd, at) => {
+        const view = new DataView(memory.buffer, at, 64);
+        view.setBigUint64(0, 7n, true);
+        view.setBigUint64(8, identity(os.get(guestFds.get(fd))), true);
+        return 0;
+      },
+      fd_close: (fd) => {
+        calls.push(['fd_close', fd]);
+        os.delete(guestFds.get(fd));
+        guestFds.delete(fd);
+        return 0;
+      },
+    };
+    const probe = {
+      nextFreeFd: () => { probes++; return lowestFree(); },
+      describe: (osFd) => os.has(osFd)
+        ? { path: join(ws, os.get(osFd)), dev: 7n, ino: identity(os.get(osFd)), isFile: true, isDirectory: false, links: 1n }
+        : undefined,
+    };
+    const p1 = wrapWasiImports(fake, [{ guestPath: '/workspace', hostPath: ws, writable: false }], () => memory, { probe });
+    const open = (path) => {
+      new Uint8Array(memory.buffer, 100, path.length).set(Buffer.from(path));
+      const rc = p1.path_open(3, FOLLOW, 100, path.length, 0, READ, 0n, 0, 0);
+      return { rc, fd: new DataView(memory.buffer).getUint32(0, true) };
+    };
+    // Another part of the host process opening a file (it gets the lowest free number).
+    const hostOpens = (rel) => { const fd = lowestFree(); os.set(fd, rel); return fd; };
+    return { p1, calls, open, hostOpens, probes: () => probes, os };
+  }
+
+  test('after a close, a read open takes the freed descriptor without the probe', () => {
+    const k = kernelFixture();
+    const first = k.open('a.txt');
+    assert.equal(first.rc, 0);
+    assert.equal(k.probes(), 1);
+    assert.equal(k.p1.fd_close(first.fd), 0);
+    for (const path of ['sub/b.txt', 'a.txt', 'sub/b.txt']) {
+      const r = k.open(path);
+      assert.equal(r.rc, 0, path);
+      assert.equal(k.p1.fd_close(r.fd), 0);
+    }
+    assert.equal(k.probes(), 1, 'each open after a close reused the freed descriptor');
+  });
+
+  test('a missed descriptor guess is undone and the open made again with the probe', () => {
+    const k = kernelFixture();
+    const first = k.open('a.txt');
+    assert.equal(k.p1.fd_close(first.fd), 0);
+    const theirs = k.hostOpens('other'); // takes the number the close freed
+    const r = k.open('sub/b.txt');
+    assert.equal(r.rc, 0);
+    assert.equal(k.probes(), 2);
+    assert.equal(k.calls.filter((c) => c[0] === 'fd_close').length, 2, 'the first close and the undone open');
+    assert.equal(k.os.get(theirs), 'other', "the host's own descriptor is left alone");
+    assert.equal([...k.os.values()].filter((rel) => rel === 'sub/b.txt').length, 1, 'one descriptor of the file stays');
+  });
+
+  test('a read open does not follow its last component first; a link is resolved, then followed', () => {
+    const k = kernelFixture();
+    assert.equal(k.open('sub/b.txt').rc, 0);
+    assert.deepEqual(k.calls.filter((c) => c[0] === 'path_open').map((c) => c[2]), [0], 'no lookup follows');
+    k.calls.length = 0;
+    assert.equal(k.open('alias.txt').rc, 0); // a link to a.txt, inside
+    assert.deepEqual(k.calls.filter((c) => c[0] === 'path_open').map((c) => c[2]), [0, FOLLOW]);
+    k.calls.length = 0;
+    assert.equal(k.open('out-file').rc, WASI_ENOTCAPABLE); // a real link out: refused before any open follows it
+    assert.deepEqual(k.calls.filter((c) => c[0] === 'path_open').map((c) => c[2]), [0]);
   });
 
   test('Regression Issue17 resolveHostPath with the memo answers as without it', () => {

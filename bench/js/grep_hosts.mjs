@@ -44,55 +44,76 @@ function grepCallSse(k, args) {
       usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 } } })}\n\n`;
 }
 
+/** The module of `variant` over the corpus `root`: fresh sessions of it, and its disposal. */
 async function openVariant(variant, root) {
   const pkg = await loadPackage();
   if (variant === 'embind') {
     const engine = await pkg.createEngine();
-    const session = engine.openSession({ workspace: pkg.createNodeFileSystem(root) });
-    return { session, close: () => { session.close(); engine.dispose(); }, prefix: '' };
+    const workspace = pkg.createNodeFileSystem(root);
+    return {
+      prefix: '',
+      open: () => {
+        const session = engine.openSession({ workspace });
+        return { session, close: () => session.close() };
+      },
+      dispose: () => engine.dispose(),
+    };
   }
   const { WasiGuest } = await import(distUrl('wasi/guest.js'));
   const state = mkdtempSync(join(tmpdir(), 'agentctx-bench-state-'));
   const guest = await WasiGuest.load({ workspace: root, state });
-  const handle = guest.open();
   return {
-    session: pkg.createCaller(guest.transport(handle)), prefix: '/workspace',
-    close: () => { guest.close(handle); rmSync(state, { recursive: true, force: true }); },
+    prefix: '/workspace',
+    open: () => {
+      const handle = guest.open();
+      return { session: pkg.createCaller(guest.transport(handle)), close: () => guest.close(handle) };
+    },
+    dispose: () => rmSync(state, { recursive: true, force: true }),
   };
 }
 
 /**
  * Runs every case of `grep` `rounds` times through `variant` ('embind' | 'wasi'); returns
- * {baseline_ms, cases: {name: ms}} (medians, baseline subtracted).
+ * {baseline_ms, cases: {name: ms}} (medians, baseline subtracted). Each case of each pass gets a
+ * fresh session (started outside the timed calls), so the history every deliver renders stays
+ * two calls long: a grown history would add the same large cost to both delivers of the
+ * subtraction, and its noise to the difference.
  */
 export async function runHostGrep(variant, grep, rounds) {
   const root = grep.root;
   mkdirSync(join(root, 'empty'), { recursive: true });
-  const { session, close, prefix } = await openVariant(variant, root);
+  const host = await openVariant(variant, root);
   try {
     // Embind's FileSystem sees the corpus dir as "/"; its cwd is still "/workspace" in the
     // config, so paths are given absolute either way.
-    const at = (path) => (prefix || '') + '/' + relative(root, path);
+    const at = (path) => (host.prefix || '') + '/' + relative(root, path);
     const config = variant === 'embind' ? { ...CONFIG, environments: [{ ...CONFIG.environments[0], cwd: '/' }] } : CONFIG;
-    session.call('session.start', { config, now_ms: 0 });
-    let request = modelRequest(session.call('submit', { text: 'grep', now_ms: 1 }).effects, 'submit').id;
-    let k = 0;
-    const deliver = (args) => {
-      k += 1;
-      const t0 = process.cpuUsage();
-      const r = session.call('deliver', { delivery: { type: 'model_events', request_id: request, sse: grepCallSse(k, args) }, now_ms: 1 + k });
-      const t = process.cpuUsage(t0);
-      const ms = (t.user + t.system) / 1000;
-      request = modelRequest(r.effects, `grep ${JSON.stringify(args)}`).id;
-      return ms;
-    };
     const baseline = [];
     const times = Object.fromEntries(Object.keys(grep.cases).map((name) => [name, []]));
+    // One case: a fresh session, the baseline deliver, then the case's; their CPU ms.
+    const runCase = (pattern, path) => {
+      const { session, close } = host.open();
+      try {
+        session.call('session.start', { config, now_ms: 0 });
+        let request = modelRequest(session.call('submit', { text: 'grep', now_ms: 1 }).effects, 'submit').id;
+        let k = 0;
+        const deliver = (args) => {
+          k += 1;
+          const t0 = process.cpuUsage();
+          const r = session.call('deliver', { delivery: { type: 'model_events', request_id: request, sse: grepCallSse(k, args) }, now_ms: 1 + k });
+          const t = process.cpuUsage(t0);
+          request = modelRequest(r.effects, `grep ${JSON.stringify(args)}`).id;
+          return (t.user + t.system) / 1000;
+        };
+        return [deliver({ pattern: 'zzqq', path: at(join(root, 'empty')) }), deliver({ pattern, path: at(path) })];
+      } finally {
+        close();
+      }
+    };
     const pass = (record) => {
       let total = 0;
       for (const [name, c] of Object.entries(grep.cases)) {
-        const base = deliver({ pattern: 'zzqq', path: at(join(root, 'empty')) });
-        const t = deliver({ pattern: c.pattern, path: at(grep.paths[name]) });
+        const [base, t] = runCase(c.pattern, grep.paths[name]);
         total += base + t;
         if (!record) continue;
         baseline.push(base);
@@ -115,7 +136,7 @@ export async function runHostGrep(variant, grep, rounds) {
     const base = median(baseline);
     return { baseline_ms: base, cases: Object.fromEntries(Object.entries(times).map(([n, t]) => [n, Math.max(0, median(t) - base)])) };
   } finally {
-    close();
+    host.dispose();
   }
 }
 

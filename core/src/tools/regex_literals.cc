@@ -94,6 +94,27 @@ bool Cross(const Set& a, const Set& b, Set* out) {
   return true;
 }
 
+// Cross(*run, b) into *run; *run is unchanged when it fails. A single literal in `b` (the usual
+// case: one character of a long literal) is appended to each string in place, so a literal of n
+// characters costs O(n), not the O(n^2) of building every prefix anew; the limits are Cross's.
+bool CrossInto(Set* run, const Set& b) {
+  if (b.size() != 1) {
+    Set next;
+    if (!Cross(*run, b, &next)) return false;
+    *run = std::move(next);
+    return true;
+  }
+  if (run->size() > kRegexMaxCrossLiterals) return false;
+  const Lit& y = b[0];
+  if (Bytes(*run) + y.s.size() * run->size() > kMaxSetBytes) return false;
+  for (Lit& x : *run) {
+    x.s += y.s;
+    x.flags = static_cast<std::uint8_t>(x.flags | y.flags);
+  }
+  if (run->size() > 1) Dedupe(run);  // appending keeps strings distinct, not their order
+  return true;
+}
+
 bool Union(Set* into, const Set& more) {
   if (into->size() + more.size() > kRegexMaxLiterals) return false;
   if (Bytes(*into) + Bytes(more) > kMaxSetBytes) return false;
@@ -191,10 +212,7 @@ class Extractor {
       Info kid = Walk(kid_index);
       if (kid.has_exact) {
         precise = precise && kid.precise;
-        Set next;
-        if (Cross(run, kid.exact, &next)) {
-          run = std::move(next);
-        } else {
+        if (!CrossInto(&run, kid.exact)) {  // unchanged when it fails
           Consider(&best, &has_best, run);
           run = std::move(kid.exact);
           all_exact = false;

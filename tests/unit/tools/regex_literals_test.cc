@@ -56,6 +56,20 @@ TEST(RegexLiterals, PlainLiteralsAndAlternationsAreExact) {
   EXPECT_TRUE(e.exact);
 }
 
+TEST(RegexLiterals, CharactersAppendToEveryStringOfARun) {
+  // One character after a set of several: appended to each (in place), then sorted again.
+  Extracted e = Extract("(a|ab)c");
+  EXPECT_EQ(e.literals, Strings({"abc", "ac"}));
+  EXPECT_TRUE(e.exact);
+  e = Extract("(b|ab)x(y|z)");
+  EXPECT_EQ(e.literals, Strings({"abxy", "abxz", "bxy", "bxz"}));
+  // A long literal is one literal of every byte (built by appending, not prefix by prefix).
+  const std::string long_literal(4000, 'q');
+  e = Extract(long_literal + "z");
+  EXPECT_EQ(e.literals, Strings({long_literal + "z"}));
+  EXPECT_TRUE(e.exact);
+}
+
 TEST(RegexLiterals, CaseFoldingIsOneFoldedLiteral) {
   Extracted e = Extract("(?i)deadbeef");
   EXPECT_EQ(e.literals, Strings({"~deadbeef"}));

@@ -28,5 +28,11 @@ if (!modulePath) {
 }
 const wasi = new WASI({ version: 'preview1', args: [modulePath, ...args], env: {}, preopens, returnOnExit: true });
 const module = await WebAssembly.compile(await readFile(modulePath));
-const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
+// Every import through a JS frame, as the CLI's host does: node:wasi's functions called straight
+// from wasm have crashed V8 (a heap check failing in a GC that a memory.grow started, in a test
+// that grows the memory by hundreds of MB; cf. nodejs/node#53087), through a JS frame they do not.
+const imports = wasi.getImportObject();
+const preview1 = Object.fromEntries(Object.entries(imports.wasi_snapshot_preview1)
+  .map(([name, f]) => [name, typeof f === 'function' ? (...a) => f(...a) : f]));
+const instance = await WebAssembly.instantiate(module, { ...imports, wasi_snapshot_preview1: preview1 });
 process.exitCode = wasi.start(instance);

@@ -7,8 +7,6 @@ add_executable(agentctx_embind
   "${PROJECT_SOURCE_DIR}/wasm/src/bindings.cc"
   "${PROJECT_SOURCE_DIR}/wasm/src/js_file_system.cc")
 target_link_libraries(agentctx_embind PRIVATE agentctx_core embind)
-# core/src for support/ helpers only (string_growth.h); the bindings speak the public API.
-target_include_directories(agentctx_embind PRIVATE "${PROJECT_SOURCE_DIR}/core/src")
 set_target_properties(agentctx_embind PROPERTIES
   OUTPUT_NAME agentctx
   SUFFIX ".mjs"

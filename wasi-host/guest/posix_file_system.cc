@@ -22,7 +22,7 @@
 #include <cstring>
 #include <utility>
 
-#include "support/string_growth.h"
+#include "agentctx/string_growth.h"
 
 namespace agentctx {
 namespace {

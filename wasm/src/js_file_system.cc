@@ -6,7 +6,7 @@
 
 #include <utility>
 
-#include "support/string_growth.h"
+#include "agentctx/string_growth.h"
 
 namespace agentctx {
 namespace {

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "support/string_growth.h"
+#include "agentctx/string_growth.h"
 
 namespace agentctx {
 namespace {

@@ -5,6 +5,9 @@
 //   node bench/run.mjs [--native=BIN] [--rounds=5]   full run -> docs/BENCHMARKS.md + chart
 //   node bench/run.mjs --smoke [--native=BIN]        seconds: tiny sizes, one round, report to a
 //                                                    temp dir; checks sanity, never speed
+//   node bench/run.mjs --report-from=bench/out/results.json
+//                                                    renders the report again from a run's saved
+//                                                    results (after editing its wording), no run
 // Steps:
 //  1. machine facts; wait for wasm/dist; build the ~10 MB rollout (smoke: 0.3 MB);
 //  2. R rounds; each runs, in an order rotated per round, one child process per task: the
@@ -107,6 +110,17 @@ function parseNative(json) {
     }
   }
   return out;
+}
+
+const reportFrom = flag('report-from', null);
+if (reportFrom) {
+  const saved = JSON.parse(readFileSync(resolve(reportFrom), 'utf8'));
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'benchmarks.svg'), renderChart(saved));
+  writeFileSync(join(outDir, 'BENCHMARKS.md'), renderReport(saved));
+  rmSync(work, { recursive: true, force: true });
+  log(`rendered ${join(outDir, 'BENCHMARKS.md')} and benchmarks.svg from ${reportFrom}`);
+  process.exit(0);
 }
 
 const results = {

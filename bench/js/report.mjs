@@ -379,6 +379,13 @@ export function grepSection(r) {
           '  open, readlink of /proc/self/fd, fstat and uvwasi\'s fstat after it), four more calls a file, each through JS.',
           '  Native reads with the same system calls, without a JS binding in between.');
       }
+      const embindOver = missed.filter((h) => h.embind_cpu / native(h) > 3).map((h) => h.name);
+      if (embindOver.length) {
+        out.push(`- ${embindOver.join(', ')} in Embind: a deliver's own work per byte of what it records (the output, up to about`,
+          '  8 KB for a case stopped by the output cap; the arguments, 3.5 KB for alt500_literals) runs in code the Embind module',
+          '  compiles for size, where Emscripten 3.1.6 inlines nothing (each string append a call); WASI and native compile it',
+          '  for speed (docs/tools.md, grep in wasm).');
+      }
       if (files.length) {
         const long = files.filter((name) => g.cases[name].pattern.length > 100)
           .map((name) => `\`${name}\` (a ${g.cases[name].pattern.length}-byte pattern)`);

@@ -145,6 +145,18 @@ function stillSameDir(path: string, known: DirIdentity): boolean {
 }
 
 /**
+ * True when `dir` is a remembered real directory that one lstat shows unchanged (invariant 10);
+ * a remembered one that changed is forgotten.
+ */
+function rememberedDir(dir: string, realDirs: RealDirs): boolean {
+  const known = realDirs.get(dir);
+  if (known === undefined) return false;
+  if (stillSameDir(dir, known)) return true;
+  realDirs.delete(dir);
+  return false;
+}
+
+/**
  * Resolves `rel` below the real directory `base` as the OS would: symlinks are followed
  * component by component (the last only when `followLast`); components that do not exist are
  * appended as they are. Undefined for a symlink loop or an unreadable link. `realDirs`
@@ -161,14 +173,9 @@ export function resolveHostPath(
   // every call quadratic), after one lstat shows it is still that directory.
   if (realDirs !== undefined && parts.length > 1 && !parts.includes('..')) {
     const parent = join(base, ...parts.slice(0, -1));
-    const known = realDirs.get(parent);
-    if (known !== undefined) {
-      if (stillSameDir(parent, known)) {
-        cur = parent;
-        parts = parts.slice(-1);
-      } else {
-        realDirs.delete(parent);
-      }
+    if (rememberedDir(parent, realDirs)) {
+      cur = parent;
+      parts = parts.slice(-1);
     }
   }
   while (parts.length > 0) {
@@ -217,9 +224,11 @@ export function resolveHostParent(base: string, rel: string, realDirs: RealDirs)
   if (name === '' || name === '.' || name === '..') return resolveHostPath(base, rel, false, realDirs);
   if (slash < 0) return join(base, name);
   const parentRel = rel.slice(0, slash);
-  const parent = join(base, parentRel);
-  const known = realDirs.get(parent);
-  if (known !== undefined && stillSameDir(parent, known)) return join(parent, name);
+  // The memo is keyed by real paths: a `..` must be resolved by the walk, not by join.
+  if (!parentRel.split('/').includes('..')) {
+    const parent = join(base, parentRel);
+    if (rememberedDir(parent, realDirs)) return join(parent, name);
+  }
   const resolved = resolveHostPath(base, parentRel, true, realDirs);
   return resolved === undefined ? undefined : join(resolved, name);
 }

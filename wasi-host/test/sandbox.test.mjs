@@ -267,7 +267,10 @@ describe('wrapWasiImports', () => {
       assert.equal(resolveHostParent(ws, 'out-dir/secret.txt', memo), join(outside, 'secret.txt'));
       assert.equal(resolveHostParent(ws, 'loop/x', memo), undefined);
       assert.equal(resolveHostParent(ws, 'sub/missing', memo), join(ws, 'sub/missing'));
+      // `..` after a link goes up from the link's target (ws/sub), not from ws/deep.
+      assert.equal(resolveHostParent(ws, 'deep/up/../a.txt', memo), join(ws, 'a.txt'));
     }
+    assert.ok(memo.has(join(ws, 'deep')));
   });
 
   // A fake kernel behind a fake uvwasi: descriptors are the lowest free numbers, as the OS gives

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "support/utf8.h"
 
+#include "support/byte_scan.h"
+
 namespace agentctx {
 
 std::size_t Utf8SequenceLength(std::string_view s, std::size_t i, std::size_t* invalid_len) {
@@ -49,6 +51,8 @@ std::size_t Utf8SequenceLength(std::string_view s, std::size_t i, std::size_t* i
 
 bool IsValidUtf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
+    i += AsciiPrefixLength(s.substr(i));  // most text is ASCII: skipped 8 or 16 bytes a step
+    if (i == s.size()) break;
     std::size_t n = Utf8SequenceLength(s, i, nullptr);
     if (n == 0) return false;
     i += n;

@@ -16,6 +16,7 @@ std::size_t Utf8SequenceLength(std::string_view s, std::size_t i, std::size_t* i
 /// The code point of the UTF-8 sequence at `s[i]` and its length in `*len`; an invalid or cut
 /// sequence is U+FFFD of length 1.
 std::uint32_t DecodeUtf8At(std::string_view s, std::size_t i, std::size_t* len);
+/// True when `s` is well-formed UTF-8 (runs of ASCII are checked many bytes at a time).
 bool IsValidUtf8(std::string_view s);
 /// `s` with each maximal invalid subsequence replaced by U+FFFD.
 std::string LossyUtf8(std::string_view s);

@@ -22,20 +22,6 @@ constexpr std::string_view kSpec =
 
 std::string Failed(std::string_view why) { return "grep failed: " + std::string(why); }
 
-// IsValidUtf8 with an ASCII fast path (support/byte_scan.h): most files are valid, and then
-// need no lossy copy.
-bool ValidUtf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    i += AsciiPrefixLength(s.substr(i));
-    if (i == s.size()) break;
-    std::size_t n = Utf8SequenceLength(s, i, nullptr);
-    if (n == 0) return false;
-    i += n;
-  }
-  return true;
-}
-
 // "150 million" or "1234".
 std::string StepCount(std::uint64_t n) {
   if (n >= 1000000 && n % 1000000 == 0) return std::to_string(n / 1000000) + " million";
@@ -73,7 +59,7 @@ struct Search {
       ++binary;
       return true;
     }
-    const std::string text = ValidUtf8(*raw) ? std::move(raw).value() : LossyUtf8(*raw);
+    const std::string text = IsValidUtf8(*raw) ? std::move(raw).value() : LossyUtf8(*raw);
     std::size_t number = 0;   // LFs before `counted`
     std::size_t counted = 0;  // a line start
     RegexSearcher::Line found;

@@ -45,9 +45,17 @@ const procProbe: OpenedFileProbe = {
   describe(fd) {
     try {
       const target = readlinkSync(`${FD_DIR}/${fd}`);
-      const st = fstatSync(fd, { bigint: true });
       const path = target.startsWith('/') && !target.endsWith(DELETED) ? target : undefined;
-      return { path, dev: st.dev, ino: st.ino, isFile: st.isFile(), isDirectory: st.isDirectory(), links: st.nlink };
+      // The number form where it is exact (below 2^53; the bigint form costs twice as much).
+      const st = fstatSync(fd);
+      if (Number.isSafeInteger(st.dev) && Number.isSafeInteger(st.ino) && Number.isSafeInteger(st.nlink)) {
+        return {
+          path, dev: BigInt(st.dev), ino: BigInt(st.ino), isFile: st.isFile(), isDirectory: st.isDirectory(),
+          links: BigInt(st.nlink),
+        };
+      }
+      const big = fstatSync(fd, { bigint: true });
+      return { path, dev: big.dev, ino: big.ino, isFile: big.isFile(), isDirectory: big.isDirectory(), links: big.nlink };
     } catch {
       return undefined;
     }

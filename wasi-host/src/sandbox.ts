@@ -50,6 +50,10 @@
 //     in invariant 2, the last component needs no lstat, since the OS will not follow it. If it
 //     is a link (ELOOP) and the guest asked to follow links, the whole path is resolved as in
 //     invariant 2 and the open made again as asked. Invariant 3 checks either open.
+// 13. The guest's fd_filestat_get of the fd a path_open just returned, with no other import in
+//     between, is answered from uvwasi's filestat that the open's check (invariant 3) fetched
+//     for that fd microseconds before: the same answer a moment earlier, one fstat fewer a read.
+//     Not after an open with O_TRUNC (the truncation follows the check).
 // The checks use lstat/readlink/realpath/fstat on the host (metadata only); file contents are
 // only ever read or written by the guest through uvwasi. What remains is listed in
 // docs/RELIABILITY.md: a swap that races a path-based call other than an open (stat, rename,
@@ -138,10 +142,40 @@ export type RealDirs = Map<string, DirIdentity>;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * lstat with exact device and inode numbers: Node's number form where they are exact (below
+ * 2^53, the usual case: the bigint form costs twice as much, a BigInt and a Date per field), the
+ * bigint form otherwise. Undefined when the path does not exist; other errors throw.
+ */
+export function exactLstat(path: string): { dev: bigint; ino: bigint; isDirectory: boolean; isSymbolicLink: boolean } | undefined {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (st === undefined) return undefined;
+  if (Number.isSafeInteger(st.dev) && Number.isSafeInteger(st.ino)) {
+    return { dev: BigInt(st.dev), ino: BigInt(st.ino), isDirectory: st.isDirectory(), isSymbolicLink: st.isSymbolicLink() };
+  }
+  const big = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  return big === undefined
+    ? undefined
+    : { dev: big.dev, ino: big.ino, isDirectory: big.isDirectory(), isSymbolicLink: big.isSymbolicLink() };
+}
+
 /** True when `path` is still the real directory `known` (one lstat; links are followed above it). */
 function stillSameDir(path: string, known: DirIdentity): boolean {
-  const st = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-  return st !== undefined && st.isDirectory() && st.dev === known.dev && st.ino === known.ino;
+  const st = exactLstat(path);
+  return st !== undefined && st.isDirectory && st.dev === known.dev && st.ino === known.ino;
+}
+
+/**
+ * `base/rel` for a `rel` of plain components (no empty, `.` or `..` one, no leading `/`), which
+ * is what the guest sends: the same string path.join makes, without its normalising pass.
+ */
+function joinPlain(base: string, rel: string): string {
+  if (rel === '' || rel === '.' || rel.startsWith('./') || rel.endsWith('/.') || rel.includes('//') ||
+      rel.includes('/./') || rel.startsWith('/') || rel.endsWith('/') || rel === '..' ||
+      rel.startsWith('../') || rel.includes('/../') || rel.endsWith('/..')) {
+    return join(base, rel);
+  }
+  return base.endsWith('/') ? base + rel : `${base}/${rel}`;
 }
 
 /**
@@ -187,14 +221,15 @@ export function resolveHostPath(
     const next = join(cur, name);
     let isLink: boolean;
     try {
-      const st = lstatSync(next, { bigint: true });
-      isLink = st.isSymbolicLink();
-      if (realDirs !== undefined && !isLink && st.isDirectory()) {
+      const st = exactLstat(next);
+      if (st === undefined) return join(next, ...parts); // missing: nothing below it can be a link
+      isLink = st.isSymbolicLink;
+      if (realDirs !== undefined && !isLink && st.isDirectory) {
         if (realDirs.size >= MAX_REMEMBERED_DIRS) realDirs.clear();
         realDirs.set(next, { dev: st.dev, ino: st.ino });
       }
     } catch {
-      return join(next, ...parts); // missing: nothing below it can be a link
+      return join(next, ...parts); // unreadable (EACCES, ENOTDIR): as the OS will find it
     }
     if (isLink && (parts.length > 0 || followLast)) {
       if (++links > MAX_SYMLINKS) return undefined;
@@ -222,12 +257,12 @@ export function resolveHostParent(base: string, rel: string, realDirs: RealDirs)
   const slash = rel.lastIndexOf('/');
   const name = rel.slice(slash + 1);
   if (name === '' || name === '.' || name === '..') return resolveHostPath(base, rel, false, realDirs);
-  if (slash < 0) return join(base, name);
+  if (slash < 0) return joinPlain(base, name);
   const parentRel = rel.slice(0, slash);
   // The memo is keyed by real paths: a `..` must be resolved by the walk, not by join.
   if (!parentRel.split('/').includes('..')) {
-    const parent = join(base, parentRel);
-    if (rememberedDir(parent, realDirs)) return join(parent, name);
+    const parent = joinPlain(base, parentRel);
+    if (rememberedDir(parent, realDirs)) return joinPlain(parent, name);
   }
   const resolved = resolveHostPath(base, parentRel, true, realDirs);
   return resolved === undefined ? undefined : join(resolved, name);
@@ -298,6 +333,8 @@ export function wrapWasiImports(
     return host !== undefined && isInside(host, entry.root.realPath) ? host : undefined;
   };
 
+  // Invariant 13: uvwasi's filestat of the fd the last path_open returned, until the next import.
+  let openedStat: { fd: number; bytes: Uint8Array } | undefined;
   // Invariant 8: every import is called through a JS frame.
   const out: WasiImports = {};
   for (const [name, f] of Object.entries(imports)) {
@@ -315,7 +352,7 @@ export function wrapWasiImports(
    * Device and inode of guest fd `fd` as uvwasi sees them. The answer is written into guest
    * memory at `scratch` (whose bytes are put back: the guest is suspended during the import).
    */
-  const uvwasiIdentity = (fd: number, scratch: number): DirIdentity | undefined => {
+  const uvwasiIdentity = (fd: number, scratch: number): (DirIdentity & { filestat: Uint8Array }) | undefined => {
     if (!fd_filestat_get) return undefined;
     const at = scratch >>> 0;
     if (at + FILESTAT_BYTES > memory().buffer.byteLength) return undefined;
@@ -323,7 +360,11 @@ export function wrapWasiImports(
     try {
       if (fd_filestat_get(fd, at) !== WASI_ESUCCESS) return undefined;
       const view = new DataView(memory().buffer, at, FILESTAT_BYTES);
-      return { dev: view.getBigUint64(0, true), ino: view.getBigUint64(8, true) };
+      return {
+        dev: view.getBigUint64(0, true),
+        ino: view.getBigUint64(8, true),
+        filestat: new Uint8Array(memory().buffer, at, FILESTAT_BYTES).slice(),
+      };
     } finally {
       new Uint8Array(memory().buffer, at, FILESTAT_BYTES).set(saved);
     }
@@ -375,12 +416,13 @@ export function wrapWasiImports(
       if (attempt.rc !== WASI_ESUCCESS) return attempt.rc;
       let opened = new DataView(memory().buffer).getUint32(outFd >>> 0, true);
       // Invariant 3: the fd the kernel gave uvwasi, confirmed by device and inode.
-      const check = (osFd: number): { file: OpenedFile | undefined; confirmed: OpenedFile | undefined } => {
+      const check = (osFd: number): { file: OpenedFile | undefined; confirmed: OpenedFile | undefined;
+                                       filestat: Uint8Array | undefined } => {
         const file = probe.describe(osFd);
         const identity = uvwasiIdentity(opened, path);
         const same = file !== undefined && identity !== undefined &&
           file.dev === identity.dev && file.ino === identity.ino;
-        return { file, confirmed: same ? file : undefined };
+        return { file, confirmed: same ? file : undefined, filestat: identity?.filestat };
       };
       let checked = check(attempt.osFd);
       if (checked.confirmed === undefined && guess !== undefined) {
@@ -414,7 +456,23 @@ export function wrapWasiImports(
         }
       }
       fds.set(opened, { root, host: confirmed.path ?? host, osFd: attempt.osFd });
+      if ((oflags & OFLAGS_TRUNC) === 0 && checked.filestat !== undefined) {
+        openedStat = { fd: opened, bytes: checked.filestat };
+      }
       return WASI_ESUCCESS;
+    };
+  }
+  if (fd_filestat_get) {
+    // Invariant 13: the guest's fstat right after an open is answered from the open's check.
+    out['fd_filestat_get'] = (fd: number, buf: number): number => {
+      const cached = openedStat;
+      openedStat = undefined;
+      const at = buf >>> 0;
+      if (cached !== undefined && cached.fd === fd && at + FILESTAT_BYTES <= memory().buffer.byteLength) {
+        new Uint8Array(memory().buffer, at, FILESTAT_BYTES).set(cached.bytes);
+        return WASI_ESUCCESS;
+      }
+      return fd_filestat_get(fd, buf);
     };
   }
   if (fd_close) {
@@ -468,6 +526,14 @@ export function wrapWasiImports(
   }
   for (const name of ALWAYS_REFUSED) {
     if (imports[name]) out[name] = (): number => WASI_ENOTCAPABLE;
+  }
+  // Invariant 13: any other import ends the remembered filestat's validity.
+  for (const [name, f] of Object.entries(out)) {
+    if (typeof f !== 'function' || name === 'fd_filestat_get') continue;
+    out[name] = (...args: any[]): number => {
+      openedStat = undefined;
+      return f(...args);
+    };
   }
   return out;
 }

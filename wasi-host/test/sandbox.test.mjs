@@ -7,12 +7,12 @@
 // the gtest module (scripts/wasi-run.mjs) shows the guest side (tests/abi, under WASI).
 import { test, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadHost, tempTree } from './helpers.mjs';
 
 const host = await loadHost();
-const { WasiGuest, wrapWasiImports, resolveHostPath, resolveHostParent, WASI_EROFS, WASI_ENOTCAPABLE, WASI_ELOOP } = host;
+const { WasiGuest, wrapWasiImports, resolveHostPath, resolveHostParent, exactLstat, WASI_EROFS, WASI_ENOTCAPABLE, WASI_ELOOP } = host;
 
 // base/ws is the workspace, base/outside and base/state are beside it.
 const tree = tempTree({
@@ -269,8 +269,22 @@ describe('wrapWasiImports', () => {
       assert.equal(resolveHostParent(ws, 'sub/missing', memo), join(ws, 'sub/missing'));
       // `..` after a link goes up from the link's target (ws/sub), not from ws/deep.
       assert.equal(resolveHostParent(ws, 'deep/up/../a.txt', memo), join(ws, 'a.txt'));
+      // Paths the guest never sends (empty and `.` components) still join as path.join does.
+      assert.equal(resolveHostParent(ws, 'sub//b.txt', memo), join(ws, 'sub/b.txt'));
+      assert.equal(resolveHostParent(ws, './sub/./b.txt', memo), join(ws, 'sub/b.txt'));
+      assert.equal(resolveHostParent(ws, 'sub/./b.txt', memo), join(ws, 'sub/b.txt'));
+      assert.equal(resolveHostParent('/', 'tmp', memo), '/tmp');
     }
     assert.ok(memo.has(join(ws, 'deep')));
+  });
+
+  test('exactLstat gives the exact device and inode, and undefined for a missing path', () => {
+    for (const path of [join(ws, 'a.txt'), join(ws, 'sub'), join(ws, 'alias.txt')]) {
+      const big = lstatSync(path, { bigint: true });
+      const st = exactLstat(path);
+      assert.deepEqual(st, { dev: big.dev, ino: big.ino, isDirectory: big.isDirectory(), isSymbolicLink: big.isSymbolicLink() }, path);
+    }
+    assert.equal(exactLstat(join(ws, 'missing')), undefined);
   });
 
   // A fake kernel behind a fake uvwasi: descriptors are the lowest free numbers, as the OS gives
@@ -289,6 +303,7 @@ describe('wrapWasiImports', () => {
     const identity = (rel) => BigInt(1 + ['a.txt', 'sub/b.txt', 'other'].indexOf(rel));
     const calls = [];
     let probes = 0;
+    let statSize = 100;
     const fake = {
       path_open: (fd, lookup, p, l, oflags, rb, ri, ff, outFd) => {
         let rel = Buffer.from(new Uint8Array(memory.buffer, p, l)).toString();
@@ -304,7 +319,9 @@ describe('wrapWasiImports', () => {
         return 0;
       },
       fd_filestat_get: (fd, at) => {
+        calls.push(['fd_filestat_get', fd]);
         const view = new DataView(memory.buffer, at, 64);
+        view.setBigUint64(32, BigInt(statSize++), true); // a size that changes with every fstat
         view.setBigUint64(0, 7n, true);
         view.setBigUint64(8, identity(os.get(guestFds.get(fd))), true);
         return 0;
@@ -315,6 +332,7 @@ describe('wrapWasiImports', () => {
         guestFds.delete(fd);
         return 0;
       },
+      fd_read: () => 0,
     };
     const probe = {
       nextFreeFd: () => { probes++; return lowestFree(); },
@@ -330,8 +348,43 @@ describe('wrapWasiImports', () => {
     };
     // Another part of the host process opening a file (it gets the lowest free number).
     const hostOpens = (rel) => { const fd = lowestFree(); os.set(fd, rel); return fd; };
-    return { p1, calls, open, hostOpens, probes: () => probes, os };
+    // The guest's fstat of `fd` into guest memory at 512: the filestat's 64 bytes.
+    const fstat = (fd) => {
+      const rc = p1.fd_filestat_get(fd, 512);
+      return { rc, bytes: Buffer.from(new Uint8Array(memory.buffer, 512, 64)) };
+    };
+    return { p1, calls, open, fstat, hostOpens, probes: () => probes, os };
   }
+
+  test("the guest's fstat right after an open is the open check's filestat", () => {
+    const k = kernelFixture();
+    const fstats = () => k.calls.filter((c) => c[0] === 'fd_filestat_get').length;
+    const a = k.open('a.txt');
+    assert.equal(a.rc, 0);
+    assert.equal(fstats(), 1, 'the open checked the descriptor once');
+    const first = k.fstat(a.fd);
+    assert.equal(first.rc, 0);
+    assert.equal(fstats(), 1, 'answered from the check');
+    assert.equal(first.bytes.readBigUInt64LE(8), 1n, "a.txt's inode");
+    assert.equal(first.bytes.readBigUInt64LE(32), 100n, "the check's answer (size 100)");
+    // Once only: a second fstat asks uvwasi again.
+    assert.equal(k.fstat(a.fd).bytes.readBigUInt64LE(32), 101n);
+    assert.equal(fstats(), 2);
+    // Any other import in between ends it.
+    const b = k.open('sub/b.txt');
+    assert.equal(fstats(), 3);
+    assert.equal(k.p1.fd_read(b.fd, 0, 0, 0), 0);
+    assert.equal(k.fstat(b.fd).bytes.readBigUInt64LE(8), 2n);
+    assert.equal(fstats(), 4, 'after fd_read, uvwasi answers');
+    // Another descriptor's fstat is not answered from it.
+    assert.equal(k.p1.fd_close(b.fd), 0);
+    const c = k.open('sub/b.txt');
+    assert.equal(fstats(), 5);
+    assert.equal(k.fstat(a.fd).bytes.readBigUInt64LE(8), 1n);
+    assert.equal(fstats(), 6, 'a.txt asked of uvwasi');
+    assert.equal(k.fstat(c.fd).bytes.readBigUInt64LE(8), 2n);
+    assert.equal(fstats(), 7, 'the remembered one went with the fstat before it');
+  });
 
   test('after a close, a read open takes the freed descriptor without the probe', () => {
     const k = kernelFixture();

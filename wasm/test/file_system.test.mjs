@@ -116,6 +116,27 @@ test('memory FileSystem: removeFile removes files only', () => {
   assert.deepEqual(fs.paths(), ['/repo/sub/b.txt']);
 });
 
+test('a path is normalised exactly when its components are (every short path over / . a \\0)', () => {
+  // The definition, by components; the FileSystems check it with substring searches.
+  const normalised = (p) => p.startsWith('/') && !p.includes('\0') &&
+    (p === '/' || p.slice(1).split('/').every((c) => c !== '' && c !== '.' && c !== '..'));
+  const fs = createMemoryFileSystem({ '/a': 'x' });
+  const node = createNodeFileSystem(tmpdir());
+  const alphabet = ['/', '.', 'a', '\0'];
+  let paths = [''];
+  let checked = 0;
+  for (let length = 1; length <= 6; length++) {
+    paths = paths.flatMap((p) => alphabet.map((c) => p + c));
+    for (const p of paths) {
+      const refused = fs.stat(p).code === 'invalid_path';
+      assert.equal(refused, !normalised(p), JSON.stringify(p));
+      assert.equal(node.stat(p).code === 'invalid_path', !normalised(p), `node ${JSON.stringify(p)}`);
+      checked++;
+    }
+  }
+  assert.ok(checked > 5000);
+});
+
 test('createMemoryFileSystem refuses bad keys with invalid_path', () => {
   for (const files of [{ 'a.txt': 'x' }, { '/': 'x' }, { '/a/': 'x' }, { '/a': 'x', '/a/b': 'y' }]) {
     assert.throws(() => createMemoryFileSystem(files), { code: 'invalid_path' }, JSON.stringify(files));
@@ -174,5 +195,48 @@ test('Regression Issue17 a huge global AGENTS.md is read up to 1 MiB through the
   assert.ok(body.includes('[global AGENTS.md instructions truncated: 19951424 bytes omitted to fit the 1048576-byte limit]'));
   assert.ok(body.length < 2 * 1024 * 1024, `body is ${body.length} bytes`);
   session.close();
+  engine.dispose();
+});
+
+test('JS FileSystem answers reach the core intact: names in any script, every malformed shape refused', async () => {
+  const engine = await createEngine();
+  const base = createMemoryFileSystem({ '/repo/a.txt': 'abc' });
+  const open = (overrides) => engine.openSession({ workspace: { ...base, ...overrides } });
+  const names = ['é', '😀', '中文', 'a b', 'x'.repeat(300), 'tab\there'];
+  const listing = open({ list: () => ({ ok: true, entries: names.map((name, i) => ({ name, kind: ['file', 'dir', 'symlink', 'other'][i % 4] })) }) });
+  const listed = listing.call('fs.list', { fs: 'workspace', path: '/repo' }).entries;
+  assert.deepEqual(listed.map((e) => e.name).sort(), [...names].sort());
+  assert.equal(listed.find((e) => e.name === '😀').kind, 'dir');
+  listing.close();
+  // An empty listing and an empty file.
+  const empty = open({ list: () => ({ ok: true, entries: [] }), read: () => ({ ok: true, data: new Uint8Array(0) }) });
+  assert.deepEqual(empty.call('fs.list', { fs: 'workspace', path: '/repo' }).entries, []);
+  assert.deepEqual(empty.call('fs.read', { fs: 'workspace', path: '/repo/a.txt' }), { text: '', bytes: 0 });
+  empty.close();
+  const malformedEntries = [[{ name: '', kind: 'file' }], [{ name: '.', kind: 'dir' }], [{ name: '..', kind: 'dir' }],
+    [{ name: 'a/b', kind: 'file' }], [{ name: 7, kind: 'file' }], [{ name: 'a', kind: 'folder' }], [null], ['a'],
+    [{ name: 'ok', kind: 'file' }, { kind: 'file' }]];
+  for (const entries of malformedEntries) {
+    const s = open({ list: () => ({ ok: true, entries }) });
+    assert.throws(() => s.call('fs.list', { fs: 'workspace', path: '/repo' }), (e) => e.code === 'io' &&
+      /malformed answer from JS FileSystem.list/.test(String(e.details?.message)), JSON.stringify(entries));
+    s.close();
+  }
+  for (const data of ['abc', [1, 2], new Uint16Array(2), null]) {
+    const s = open({ read: () => ({ ok: true, data }) });
+    assert.throws(() => s.call('fs.read', { fs: 'workspace', path: '/repo/a.txt' }), (e) => e.code === 'io' &&
+      /malformed answer from JS FileSystem.read/.test(String(e.details?.message)), String(data));
+    s.close();
+  }
+  // Failures keep their code and message, on the read and the list path alike.
+  const failing = open({ read: () => ({ ok: false, code: 'not_found', message: 'gone' }),
+    list: () => ({ ok: false, code: 'permission_denied', message: 'no' }) });
+  assert.throws(() => failing.call('fs.read', { fs: 'workspace', path: '/repo/a.txt' }), (e) => e.code === 'not_found' && e.details?.message === 'gone');
+  assert.throws(() => failing.call('fs.list', { fs: 'workspace', path: '/repo' }), (e) => e.code === 'permission_denied' && e.details?.message === 'no');
+  failing.close();
+  // A read answers at most max_bytes, whatever the FileSystem gave.
+  const long = open({ read: () => ({ ok: true, data: new TextEncoder().encode('abcdef') }) });
+  assert.deepEqual(long.call('fs.read', { fs: 'workspace', path: '/repo/a.txt', max_bytes: 4 }), { text: 'abcd', bytes: 4 });
+  long.close();
   engine.dispose();
 });

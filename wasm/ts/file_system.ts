@@ -72,11 +72,16 @@ const METHODS = ['stat', 'read', 'list', 'write', 'sandboxed'] as const;
  */
 export const MAX_LIST_ENTRIES = 1 << 20;
 
-/** True when `path` is absolute and normalised. */
+/**
+ * True when `path` is absolute and normalised: "/" or "/" followed by components that are not
+ * empty, "." or "..", joined by single slashes, and no NUL. (Checked with substring searches,
+ * no split: every file a search reads passes here.)
+ */
 export function isNormalizedPath(path: string): boolean {
   if (!path.startsWith('/') || path.includes('\0')) return false;
   if (path === '/') return true;
-  return path.slice(1).split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+  return !path.endsWith('/') && !path.endsWith('/.') && !path.endsWith('/..') && !path.includes('//') &&
+    !path.includes('/./') && !path.includes('/../');
 }
 
 // A thrown value as text; describing it may throw too (a throwing `message` getter or toString).

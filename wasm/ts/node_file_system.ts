@@ -8,7 +8,7 @@
 import {
   closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, writeSync,
 } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 import { isNormalizedPath, registerTransientReader, type FileKind, type FileSystem, type FsFailure, type FsResult } from './file_system.js';
 
@@ -86,7 +86,8 @@ function kindOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink()
  */
 export function createNodeFileSystem(root: string): FileSystem {
   const base = resolve(root);
-  const host = (path: string): string => (path === '/' ? base : join(base, path.slice(1)));
+  // `path` is normalised (checked first), so it is appended as it is.
+  const host = (path: string): string => (path === '/' ? base : base === '/' ? path : base + path);
   const invalid = (path: string): FsFailure => ({ ok: false, code: 'invalid_path', message: path });
 
   // Reads into a buffer from `allocate`: a fresh one for `read`, the reused scratch for the

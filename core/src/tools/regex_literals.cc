@@ -94,18 +94,11 @@ bool Cross(const Set& a, const Set& b, Set* out) {
   return true;
 }
 
-// Cross(*run, b) into *run; *run is unchanged when it fails. A single literal in `b` (the usual
-// case: one character of a long literal) is appended to each string in place, so a literal of n
-// characters costs O(n), not the O(n^2) of building every prefix anew; the limits are Cross's.
-bool CrossInto(Set* run, const Set& b) {
-  if (b.size() != 1) {
-    Set next;
-    if (!Cross(*run, b, &next)) return false;
-    *run = std::move(next);
-    return true;
-  }
+// Cross(*run, {y}) into *run, appending `y` to each string in place (the usual case: one
+// character of a long literal), so a literal of n characters costs O(n), not the O(n^2) of
+// building every prefix anew; the limits are Cross's. *run is unchanged when it fails.
+bool CrossIntoOne(Set* run, const Lit& y) {
   if (run->size() > kRegexMaxCrossLiterals) return false;
-  const Lit& y = b[0];
   if (Bytes(*run) + y.s.size() * run->size() > kMaxSetBytes) return false;
   for (Lit& x : *run) {
     x.s += y.s;
@@ -115,10 +108,37 @@ bool CrossInto(Set* run, const Set& b) {
   return true;
 }
 
+// Cross(*run, b) into *run; *run is unchanged when it fails.
+bool CrossInto(Set* run, const Set& b) {
+  if (b.size() == 1) return CrossIntoOne(run, b[0]);
+  Set next;
+  if (!Cross(*run, b, &next)) return false;
+  *run = std::move(next);
+  return true;
+}
+
 bool Union(Set* into, const Set& more) {
   if (into->size() + more.size() > kRegexMaxLiterals) return false;
   if (Bytes(*into) + Bytes(more) > kMaxSetBytes) return false;
   into->insert(into->end(), more.begin(), more.end());
+  return true;
+}
+
+// The union of `parts` moved into *out (empty), or false past Union's limits (*out untouched):
+// the limits are checked once on the totals, so n parts cost O(n), not Union's O(n^2).
+bool UnionAll(const std::vector<Set*>& parts, Set* out) {
+  std::size_t count = 0;
+  std::size_t bytes = 0;
+  for (const Set* part : parts) {
+    count += part->size();
+    bytes += Bytes(*part);
+    if (count > kRegexMaxLiterals || bytes > kMaxSetBytes) return false;
+  }
+  out->reserve(count);
+  for (Set* part : parts) {
+    out->insert(out->end(), std::make_move_iterator(part->begin()),
+                std::make_move_iterator(part->end()));
+  }
   return true;
 }
 
@@ -209,6 +229,17 @@ class Extractor {
     Set best;
     bool has_best = false;
     for (std::size_t kid_index : node.kids) {
+      const RegexNode& kid_node = ast_.nodes[kid_index];
+      if (kid_node.kind == RegexNode::Kind::kLiteral) {
+        // A literal character, the usual kid: appended in place, without a set of its own.
+        Lit lit = CodePoint(kid_node.value);
+        if (!CrossIntoOne(&run, lit)) {  // unchanged when it fails
+          Consider(&best, &has_best, run);
+          run = {std::move(lit)};
+          all_exact = false;
+        }
+        continue;
+      }
       Info kid = Walk(kid_index);
       if (kid.has_exact) {
         precise = precise && kid.precise;
@@ -241,21 +272,25 @@ class Extractor {
       all_exact = all_exact && kids.back().has_exact;
       precise = precise && kids.back().precise;
     }
+    std::vector<Set*> parts;
+    parts.reserve(kids.size());
     if (all_exact) {
+      for (Info& kid : kids) parts.push_back(&kid.exact);
       Set set;
-      bool ok = true;
-      for (const Info& kid : kids) ok = ok && Union(&set, kid.exact);
-      if (ok) {
+      if (UnionAll(parts, &set)) {
         Dedupe(&set);
         return Exact(std::move(set), precise);
       }
+      parts.clear();
     }
     Info out;
-    Set set;
-    for (const Info& kid : kids) {
-      const Set* part = kid.has_exact ? &kid.exact : kid.has_req ? &kid.req : nullptr;
-      if (part == nullptr || Score(*part) == LONG_MIN || !Union(&set, *part)) return out;
+    for (Info& kid : kids) {
+      Set* part = kid.has_exact ? &kid.exact : kid.has_req ? &kid.req : nullptr;
+      if (part == nullptr || Score(*part) == LONG_MIN) return out;
+      parts.push_back(part);
     }
+    Set set;
+    if (!UnionAll(parts, &set)) return out;
     Dedupe(&set);
     out.has_req = true;
     out.req = std::move(set);

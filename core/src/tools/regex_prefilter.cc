@@ -128,21 +128,24 @@ std::unique_ptr<RegexPrefilter> RegexPrefilter::Build(const RegexLiteralSet& set
     }
   }
 
-  // Renumber: accepting states last, so one comparison tells; rows hold offsets.
-  std::vector<std::uint32_t> number(states);
-  std::uint32_t next = 0;
+  // Renumber: accepting states last, so one comparison tells; rows hold offsets. The rows are
+  // appended in their new order (no zero fill of a table about to be overwritten).
+  std::vector<std::uint32_t> offset(states);  // old state -> its row's offset
+  std::vector<std::uint32_t> order;           // new number -> old state
+  order.reserve(states);
   for (std::size_t s = 0; s < states; ++s) {
-    if (!accept[s]) number[s] = next++;
+    if (!accept[s]) order.push_back(static_cast<std::uint32_t>(s));
   }
-  p->accept_from_ = next * width;
+  p->accept_from_ = static_cast<std::uint32_t>(order.size()) * width;
   for (std::size_t s = 0; s < states; ++s) {
-    if (accept[s]) number[s] = next++;
+    if (accept[s]) order.push_back(static_cast<std::uint32_t>(s));
   }
-  p->delta_.assign(states * width, 0);
-  for (std::size_t s = 0; s < states; ++s) {
+  for (std::size_t n = 0; n < states; ++n) offset[order[n]] = static_cast<std::uint32_t>(n) * width;
+  p->delta_.reserve(states * width);
+  for (std::uint32_t s : order) {
+    const std::int32_t* row = delta.data() + static_cast<std::size_t>(s) * width;
     for (std::uint32_t c = 0; c < width; ++c) {
-      p->delta_[number[s] * width + c] =
-          number[static_cast<std::size_t>(delta[s * width + c])] * width;
+      p->delta_.push_back(offset[static_cast<std::size_t>(row[c])]);
     }
   }
   return p;

@@ -23,7 +23,13 @@ export interface OpenedFile {
   isFile: boolean;
   isDirectory: boolean;
   links: bigint;
+  size: bigint;
+  /** Access, modification and change times in nanoseconds (exact to about a microsecond). */
+  times: [bigint, bigint, bigint];
 }
+
+// Nanoseconds from one of Node's millisecond times.
+const nanoseconds = (ms: number): bigint => BigInt(Math.max(0, Math.round(ms * 1e6)));
 
 /** Finds the descriptor an open will create, and describes a descriptor. */
 export interface OpenedFileProbe {
@@ -51,11 +57,15 @@ const procProbe: OpenedFileProbe = {
       if (Number.isSafeInteger(st.dev) && Number.isSafeInteger(st.ino) && Number.isSafeInteger(st.nlink)) {
         return {
           path, dev: BigInt(st.dev), ino: BigInt(st.ino), isFile: st.isFile(), isDirectory: st.isDirectory(),
-          links: BigInt(st.nlink),
+          links: BigInt(st.nlink), size: BigInt(st.size),
+          times: [nanoseconds(st.atimeMs), nanoseconds(st.mtimeMs), nanoseconds(st.ctimeMs)],
         };
       }
       const big = fstatSync(fd, { bigint: true });
-      return { path, dev: big.dev, ino: big.ino, isFile: big.isFile(), isDirectory: big.isDirectory(), links: big.nlink };
+      return {
+        path, dev: big.dev, ino: big.ino, isFile: big.isFile(), isDirectory: big.isDirectory(), links: big.nlink,
+        size: big.size, times: [big.atimeNs, big.mtimeNs, big.ctimeNs],
+      };
     } catch {
       return undefined;
     }

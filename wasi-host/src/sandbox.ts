@@ -54,13 +54,23 @@
 //     between, is answered from uvwasi's filestat that the open's check (invariant 3) fetched
 //     for that fd microseconds before: the same answer a moment earlier, one fstat fewer a read.
 //     Not after an open with O_TRUNC (the truncation follows the check).
+// 14. An open that only reads (no create, truncate, directory, write right or sync/append flag)
+//     is made by the host itself (where the kernel can say what an open reached, as for
+//     invariant 3): its directory resolved as in invariant 12, the file opened with O_NOFOLLOW
+//     and O_NONBLOCK (a link: resolved in full and followed when the guest follows links), and
+//     the host's own descriptor checked as in invariants 3 and 5 — no descriptor to find. A
+//     regular file that passes is served to the guest by served_files.ts (reads, seeks, fstat,
+//     close on the host descriptor; nothing that writes); anything else inside (a directory, a
+//     FIFO, a device) is closed again and opened through uvwasi as above.
 // The checks use lstat/readlink/realpath/fstat on the host (metadata only); file contents are
-// only ever read or written by the guest through uvwasi. What remains is listed in
+// read or written by the guest through uvwasi, or read by the host into guest memory for a
+// served file (invariant 14). What remains is listed in
 // docs/RELIABILITY.md: a swap that races a path-based call other than an open (stat, rename,
 // unlink, mkdir, rmdir) in the microseconds between the check and the call.
-import { lstatSync, readlinkSync, realpathSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readlinkSync, realpathSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { OpenedFile, OpenedFileProbe, openedFileProbe } from './opened_file.js';
+import { ServedFiles, fdArgumentsOf, wasiErrno } from './served_files.js';
 
 /** One preopen: its guest path ("/workspace"), its host directory, and what it allows. */
 export interface SandboxRoot {
@@ -77,6 +87,7 @@ type WasiImports = Record<string, WasiFn>;
 /** WASI preview1 errno values used by the wrapper. */
 export const WASI_ESUCCESS = 0;
 export const WASI_EEXIST = 20;
+export const WASI_EFAULT = 21;
 export const WASI_EIO = 29;
 export const WASI_ELOOP = 32;
 export const WASI_EROFS = 69;
@@ -87,6 +98,9 @@ const OFLAGS_DIRECTORY = 2;
 const OFLAGS_EXCL = 4;
 const OFLAGS_TRUNC = 8;
 const OFLAGS_WRITE = OFLAGS_CREAT | OFLAGS_EXCL | OFLAGS_TRUNC;
+const FDFLAGS_NONBLOCK = 4;
+// Invariant 14: the host's own read opens.
+const SERVED_OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 // fd_datasync (bit 0), fd_write (6), fd_allocate (8), fd_filestat_set_size (22).
 const WRITE_RIGHTS = (1n << 0n) | (1n << 6n) | (1n << 8n) | (1n << 22n);
 const LOOKUP_SYMLINK_FOLLOW = 1;
@@ -260,12 +274,17 @@ export function resolveHostParent(base: string, rel: string, realDirs: RealDirs)
   if (slash < 0) return joinPlain(base, name);
   const parentRel = rel.slice(0, slash);
   // The memo is keyed by real paths: a `..` must be resolved by the walk, not by join.
-  if (!parentRel.split('/').includes('..')) {
+  if (!hasDotDot(parentRel)) {
     const parent = joinPlain(base, parentRel);
     if (rememberedDir(parent, realDirs)) return joinPlain(parent, name);
   }
   const resolved = resolveHostPath(base, parentRel, true, realDirs);
   return resolved === undefined ? undefined : join(resolved, name);
+}
+
+/** True when `rel` has a `..` component (substring searches: every open checks this). */
+function hasDotDot(rel: string): boolean {
+  return rel === '..' || rel.startsWith('../') || rel.endsWith('/..') || rel.includes('/../');
 }
 
 function isInside(path: string, root: string): boolean {
@@ -283,6 +302,12 @@ function refusal(file: OpenedFile, root: Root, forWriting: boolean, created: boo
 export interface SandboxOptions {
   /** Where the kernel can tell what an open reached; default: this host's (Linux /proc). */
   probe?: OpenedFileProbe | undefined;
+  /**
+   * Serve read-only opens of regular files from the host (invariant 14). Default: on where the
+   * default probe exists; off with an injected probe (a fake kernel cannot describe the host's
+   * own descriptors).
+   */
+  serveReads?: boolean;
 }
 
 /**
@@ -297,6 +322,9 @@ export function wrapWasiImports(
   options: SandboxOptions = {},
 ): WasiImports {
   const probe = 'probe' in options ? options.probe : openedFileProbe();
+  const served = probe !== undefined && (options.serveReads ?? !('probe' in options))
+    ? new ServedFiles(memory)
+    : undefined;
   const known: Root[] = roots.map((r) => ({
     guestPath: r.guestPath,
     realPath: realpathSync(r.hostPath),
@@ -326,7 +354,7 @@ export function wrapWasiImports(
     const entry = fds.get(fd);
     const rel = guestString(ptr, len);
     if (entry === undefined || rel === undefined) return undefined;
-    if (rel.includes('\0') || rel.startsWith('/') || rel.split('/').includes('..')) return undefined;
+    if (rel.includes('\0') || rel.startsWith('/') || hasDotDot(rel)) return undefined;
     const host = followLast === 'unchecked'
       ? resolveHostParent(entry.host, rel, realDirs)
       : resolveHostPath(entry.host, rel, followLast, realDirs);
@@ -370,6 +398,42 @@ export function wrapWasiImports(
     }
   };
 
+  /**
+   * Invariant 14: opens `host` for reading on the host and serves it when it is a regular file
+   * inside `root`; answers the errno, or undefined for something inside that is not a regular
+   * file (the caller opens it through uvwasi).
+   */
+  const serveOpen = (probe: OpenedFileProbe, served: ServedFiles, host: string, follow: boolean,
+                     resolveAll: () => string | undefined, root: Root, rights: bigint, fdflags: number,
+                     outFd: number): number | undefined => {
+    const at = outFd >>> 0;
+    if (at + 4 > memory().buffer.byteLength) return WASI_EFAULT;
+    let osFd: number;
+    try {
+      osFd = openSync(host, SERVED_OPEN_FLAGS);
+    } catch (e) {
+      if (wasiErrno(e) !== WASI_ELOOP || !follow) return wasiErrno(e);
+      // The last component is a link: resolve it all (refused when it leads out), then open that.
+      const target = resolveAll();
+      if (target === undefined) return WASI_ENOTCAPABLE;
+      try {
+        osFd = openSync(target, SERVED_OPEN_FLAGS);
+      } catch (e2) {
+        return wasiErrno(e2);
+      }
+    }
+    freedOsFd = undefined; // the open may have taken it (invariant 11)
+    const file = probe.describe(osFd);
+    const why = file === undefined ? 'unconfirmed' : refusal(file, root, false, false);
+    if (file === undefined || why !== undefined || !file.isFile) {
+      closeSync(osFd);
+      if (why === undefined) return undefined; // inside, not a regular file: through uvwasi
+      return why === 'unconfirmed' ? WASI_EIO : WASI_ENOTCAPABLE;
+    }
+    new DataView(memory().buffer).setUint32(at, served.add(osFd, file, rights, fdflags), true);
+    return WASI_ESUCCESS;
+  };
+
   if (path_open) {
     out['path_open'] = (fd: number, dirflags: number, path: number, pathLen: number,
                         oflags: number, rights: bigint | number, inheriting: bigint | number,
@@ -384,6 +448,12 @@ export function wrapWasiImports(
       const forWriting = (BigInt(rights) & WRITE_RIGHTS) !== 0n;
       if (!writable(fd) && ((oflags & OFLAGS_WRITE) !== 0 || forWriting)) return WASI_EROFS;
       const root = (fds.get(fd) as FdEntry).root;
+      if (served !== undefined && probe !== undefined && nofollowFirst && !forWriting &&
+          (fdflags & ~FDFLAGS_NONBLOCK) === 0) {
+        const rc = serveOpen(probe, served, host, follow, () => resolveArg(fd, path, pathLen, true), root,
+          BigInt(rights), fdflags, outFd);
+        if (rc !== undefined) return rc;
+      }
       if (probe === undefined) {
         const rc = path_open(fd, dirflags, path, pathLen, oflags, rights, inheriting, fdflags, outFd);
         if (rc === WASI_ESUCCESS) fds.set(new DataView(memory().buffer).getUint32(outFd >>> 0, true), { root, host });
@@ -527,11 +597,24 @@ export function wrapWasiImports(
   for (const name of ALWAYS_REFUSED) {
     if (imports[name]) out[name] = (): number => WASI_ENOTCAPABLE;
   }
-  // Invariant 13: any other import ends the remembered filestat's validity.
+  // Invariant 13: any other import ends the remembered filestat's validity. Invariant 14: a
+  // call on a served descriptor is answered by `served`; uvwasi never sees one.
+  const freed = (osFd: number): void => {
+    freedOsFd = osFd;
+  };
   for (const [name, f] of Object.entries(out)) {
-    if (typeof f !== 'function' || name === 'fd_filestat_get') continue;
+    if (typeof f !== 'function') continue;
+    const keepsStat = name === 'fd_filestat_get';
+    const positions = served !== undefined ? fdArgumentsOf(name) : [];
     out[name] = (...args: any[]): number => {
-      openedStat = undefined;
+      if (positions.length > 0) {
+        const answer = (served as ServedFiles).answer(name, positions, args, freed);
+        if (answer !== undefined) {
+          openedStat = undefined;
+          return answer;
+        }
+      }
+      if (!keepsStat) openedStat = undefined;
       return f(...args);
     };
   }

@@ -5,6 +5,7 @@
 import { LOOP_VARIANTS, compactionRequests, median, point, targetSize } from './stats.mjs';
 import { targetRows } from './targets.mjs';
 import { GREP_TARGET_MS, grepPoint } from './grep_bench.mjs';
+import { PATHOLOGICAL_GREP_CASES } from './grep_corpus.mjs';
 
 const ms = (v) => (!Number.isFinite(v) ? '–' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v >= 0.01 ? v.toFixed(3) : v.toPrecision(2));
 const x = (v) => (!Number.isFinite(v) ? '–' : `${v >= 10 ? v.toFixed(0) : v.toFixed(1)}×`);
@@ -357,27 +358,36 @@ export function grepSection(r) {
       `timed pass${(g.host_passes ?? 1) === 1 ? '' : 'es'} in each. Native is measured the same way (\`grep_deliver/<case>\`: the same`,
       'session and deliveries through `Engine::Call`, thread CPU time, the median of 5 passes): a deliver also records the',
       'output (up to about 8 KB) and the call\'s arguments (a 3.5 KB pattern for alt500_literals) and renders the next',
-      'request, work the search alone (the column before it) does not include. Target: within 3× of native.',
+      'request, work the search alone (the column before it) does not include. Target: the pathological set (the',
+      `patterns the grep issue measured: ${[...PATHOLOGICAL_GREP_CASES].join(', ')}) within 3× of native; the other cases`,
+      'are ordinary searches, measured beside them.',
       '',
-      '| case | corpus | native grep CPU ms | native deliver CPU ms | Embind CPU ms | WASI CPU ms | Embind ÷ native | WASI ÷ native | within 3× |',
-      '|---|---|---:|---:|---:|---:|---:|---:|---|');
+      '| case | corpus | set | native grep CPU ms | native deliver CPU ms | Embind CPU ms | WASI CPU ms | Embind ÷ native | WASI ÷ native | within 3× |',
+      '|---|---|---|---:|---:|---:|---:|---:|---:|---|');
+    const pathological = (h) => PATHOLOGICAL_GREP_CASES.has(h.name);
     for (const h of hosts) {
       const e = h.embind_cpu / native(h);
       const w = h.wasi_cpu / native(h);
-      out.push(`| ${h.name} | ${h.corpus} | ${ms(h.cpu)} | ${ms(h.deliver_cpu)} | ${ms(h.embind_cpu)} | ${ms(h.wasi_cpu)} | ${ratio(e)} | ${ratio(w)} | ${within(Math.max(e, w))} |`);
+      const verdict = pathological(h) ? within(Math.max(e, w)) : within(Math.max(e, w)).replaceAll('*', '');
+      out.push(`| ${h.name} | ${h.corpus} | ${pathological(h) ? 'pathological' : 'ordinary'} | ${ms(h.cpu)} | ${ms(h.deliver_cpu)} | ${ms(h.embind_cpu)} | ${ms(h.wasi_cpu)} | ${ratio(e)} | ${ratio(w)} | ${verdict} |`);
     }
     out.push('');
-    const missed = hosts.filter((h) => Math.max(h.embind_cpu / native(h), h.wasi_cpu / native(h)) > 3);
+    const over = hosts.filter((h) => Math.max(h.embind_cpu / native(h), h.wasi_cpu / native(h)) > 3);
+    const missedTarget = over.filter(pathological).map((h) => h.name);
+    out.push(missedTarget.length
+      ? `The 3× target is missed for ${missedTarget.join(', ')} (the pathological set).`
+      : 'Every case of the pathological set is within 3× of native in both wasm builds.', '');
+    const missed = over;
     if (missed.length) {
       const trees = missed.filter((h) => h.corpus === 'tree').map((h) => h.name);
       const files = missed.filter((h) => h.corpus === 'file').map((h) => h.name);
       out.push(`Where a case is over 3× (${missed.map((h) => h.name).join(', ')}), the search itself is not what costs:`);
       if (trees.length) {
         out.push(`- ${trees.join(', ')}: a tree search pays per file for the host's reads (${g.tree_files} files here). The Embind`,
-          '  package reads through `createNodeFileSystem` (node:fs open, fstat, read and close: four synchronous calls a file); the',
-          '  WASI host also verifies every open against the sandbox (docs/RELIABILITY.md: an lstat of the directory before the',
-          '  open, readlink of /proc/self/fd, fstat and uvwasi\'s fstat after it), four more calls a file, each through JS.',
-          '  Native reads with the same system calls, without a JS binding in between.');
+          '  package reads through `createNodeFileSystem` (node:fs open, fstat, read and close); the WASI host opens each file',
+          '  itself and checks it against the sandbox (docs/RELIABILITY.md): an lstat of its directory before the open and a',
+          '  readlink of /proc/self/fd after it, two system calls a file more than native, and every call through a node:fs',
+          '  binding (argument checks, a Stats object with four Dates per stat in Node 20).');
       }
       const embindOver = missed.filter((h) => h.embind_cpu / native(h) > 3).map((h) => h.name);
       if (embindOver.length) {

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
-import { resolveHostPath } from './sandbox.js';
+import { resolveHostPath } from './host_paths.js';
 import { CLI_ENUM_FLAGS } from './generated/cli_enums.js';
 
 /** Guest mount points (guest.ts preopens). */

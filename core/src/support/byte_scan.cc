@@ -44,6 +44,27 @@ std::size_t FindByte(std::string_view text, std::size_t from, char byte) {
 #endif
 }
 
+std::size_t FindEitherByte(std::string_view text, std::size_t from, char byte1, char byte2) {
+  if (byte1 == byte2) return FindByte(text, from, byte1);
+  if (from >= text.size()) return npos;
+  const char* data = text.data();
+  std::size_t i = from;
+#if defined(__wasm_simd128__)
+  const v128_t want1 = wasm_i8x16_splat(byte1);
+  const v128_t want2 = wasm_i8x16_splat(byte2);
+  for (; i + kLanes <= text.size(); i += kLanes) {
+    const v128_t chunk = wasm_v128_load(data + i);
+    const std::uint32_t mask =
+        wasm_i8x16_bitmask(wasm_v128_or(wasm_i8x16_eq(chunk, want1), wasm_i8x16_eq(chunk, want2)));
+    if (mask != 0) return i + FirstLane(mask);
+  }
+#endif
+  for (; i < text.size(); ++i) {
+    if (data[i] == byte1 || data[i] == byte2) return i;
+  }
+  return npos;
+}
+
 std::size_t FindBytePair(std::string_view text, std::size_t from, char byte1, std::size_t offset1,
                          char byte2, std::size_t offset2) {
   const std::size_t reach = std::max(offset1, offset2);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Byte scans of grep's per-byte loops (ours): where a byte, or a pair of bytes at fixed
-// distances, next occurs, and how long a text's ASCII prefix is.
+// distances, or either of two bytes, next occurs, and how long a text's ASCII prefix is.
 //  - Natively these are memchr (the C library's vectorised one) and plain loops.
 //  - In WebAssembly they use 128-bit SIMD (16 bytes per step): the C libraries of Emscripten
 //    and wasi-libc scan a 32-bit word at a time, and grep spent most of a literal search there.
@@ -18,6 +18,9 @@ namespace agentctx {
 
 /// The index of the first `byte` at or after `from`, or npos.
 std::size_t FindByte(std::string_view text, std::size_t from, char byte);
+
+/// The index of the first byte at or after `from` that is `byte1` or `byte2`, or npos.
+std::size_t FindEitherByte(std::string_view text, std::size_t from, char byte1, char byte2);
 
 /// The first index i >= from with text[i + offset1] == byte1 and text[i + offset2] == byte2
 /// (both inside the text), or npos.

@@ -70,6 +70,10 @@ std::unique_ptr<RegexPrefilter> RegexPrefilter::Build(const RegexLiteralSet& set
   p->width_ = width;
   p->skip_ = true;
   auto start = [&p](unsigned char b) {
+    if (p->starts_[b] == 0 && p->start_count_ < 3) {
+      if (p->start_count_ < 2) p->start_bytes_[p->start_count_] = static_cast<char>(b);
+      ++p->start_count_;
+    }
     p->starts_[b] = 1;
     p->skip_ = p->skip_ && Rarity(b) >= kCommonBytes;
   };
@@ -182,10 +186,16 @@ std::size_t RegexPrefilter::FindMany(std::string_view text, std::size_t from) co
     return std::string_view::npos;
   }
   const std::uint8_t* starts = starts_.data();
+  const bool scan = start_count_ <= 2;
   for (std::size_t i = from; i < n; ++i) {
     if (s == 0) {
-      while (i < n && starts[data[i]] == 0) ++i;
-      if (i == n) break;
+      if (scan) {
+        i = FindEitherByte(text, i, start_bytes_[0], start_bytes_[start_count_ - 1]);
+        if (i == std::string_view::npos) break;
+      } else {
+        while (i < n && starts[data[i]] == 0) ++i;
+        if (i == n) break;
+      }
     }
     s = delta[s + classes[data[i]]];
     if (s >= accept_from) return i;

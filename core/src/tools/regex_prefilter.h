@@ -7,7 +7,8 @@
 //  - anything else: an Aho-Corasick automaton over byte classes (the bytes the literals use,
 //    upper case folded onto lower case when a literal ignores case), built whole at compile
 //    time as a dense table; at most kRegexMaxScannerCells cells, else no scanner. In its start
-//    state it skips bytes no literal begins with, when those are all uncommon bytes.
+//    state it skips bytes no literal begins with, when those are all uncommon bytes (with a
+//    byte scan when they are one or two byte values).
 // Invariants: immutable once built; Find never misses an occurrence (it may report a place
 // where a folded literal meets a case-sensitive letter of another case: callers verify unless
 // exact()); the reported position is inside the occurrence.
@@ -60,6 +61,10 @@ class RegexPrefilter {
   // first byte is uncommon (the loop then runs long between stops).
   std::array<std::uint8_t, 256> starts_{};
   bool skip_ = false;
+  // When at most two byte values begin a literal (with case folding, one letter is two), the
+  // skip is a scan for them (support/byte_scan.h), not a loop over the table.
+  std::uint8_t start_count_ = 0;
+  std::array<char, 2> start_bytes_{};
 };
 
 }  // namespace agentctx

@@ -6,9 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "agentctx/string_growth.h"
 
@@ -76,6 +78,15 @@ TEST(ByteScan, EqualsPlainLoopsAtEveryLengthAndOffset) {
             ASSERT_EQ(FindBytePair(t, from, '\xE9', o1, '\n', o2),
                       SlowFindPair(t, from, '\xE9', o1, '\n', o2));
           }
+        }
+      }
+      for (auto [b1, b2] : {std::pair{'a', 'k'}, std::pair{'\n', '\xE9'}, std::pair{'x', 'x'},
+                            std::pair{'z', '\0'}, std::pair{'z', 'q'}}) {
+        for (std::size_t from = 0; from <= n + 1; ++from) {
+          const std::size_t first = SlowFindByte(t, from, b1);
+          const std::size_t second = SlowFindByte(t, from, b2);
+          ASSERT_EQ(FindEitherByte(t, from, b1, b2), std::min(first, second))
+              << "n=" << n << " from=" << from << " bytes=" << int(b1) << "," << int(b2);
         }
       }
       ASSERT_EQ(AsciiPrefixLength(t), SlowAsciiPrefix(t)) << "n=" << n;

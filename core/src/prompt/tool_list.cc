@@ -108,6 +108,7 @@ ToolList BuildToolList(const std::vector<BuiltinToolSpec>& builtins,
     list.array_bytes += list.tools[i].spec_bytes;
   }
   list.array_bytes.push_back(']');
+  list.array_sha1 = Sha1Hex(list.array_bytes);
   return list;
 }
 

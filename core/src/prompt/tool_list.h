@@ -31,6 +31,7 @@ struct ToolEntry {
 struct ToolList {
   std::vector<ToolEntry> tools;
   std::string array_bytes;  // "[spec,spec,…]"
+  std::string array_sha1;  // Sha1Hex(array_bytes), made with it (a step compares it, not the array)
   std::vector<Warning> warnings;
 
   const ToolEntry* FindAdvertised(std::string_view name) const;

@@ -2,7 +2,6 @@
 #include "session/session_inputs.h"
 
 #include "protocol/items.h"
-#include "support/sha1.h"
 
 namespace agentctx {
 
@@ -98,7 +97,7 @@ WorldInputs WorldInputsFrom(const SessionConfig& config, const AgentsMdResult& a
   w.environment_context.current_date = config.environment_context.current_date;
   w.environment_context.timezone = config.environment_context.timezone;
   w.tools.policy = tool_policy;  // the policy in effect (native acts as defer without a channel)
-  w.tools.advertised = Sha1Hex(advertised.array_bytes);
+  w.tools.advertised = advertised.array_sha1;
   if (w.tools.policy == ToolPolicy::kDefer) {
     for (const auto& t : current.tools) {
       const ToolEntry* frozen = advertised.FindAdvertised(t.advertised_name);

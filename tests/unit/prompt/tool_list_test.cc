@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "support/sha1.h"
+
 namespace agentctx {
 namespace {
 
@@ -78,6 +80,13 @@ TEST(ToolList, HostSpecHasFixedKeysAndSortedParameters) {
 }
 
 TEST(ToolList, EmptyListIsAnEmptyArray) { EXPECT_EQ(BuildToolList({}, {}).array_bytes, "[]"); }
+
+TEST(ToolList, CarriesTheHashOfItsArray) {
+  for (const ToolList& list : {BuildToolList({}, {}), BuildToolList(Builtins(), {})}) {
+    EXPECT_EQ(list.array_sha1, Sha1Hex(list.array_bytes));
+  }
+  EXPECT_NE(BuildToolList({}, {}).array_sha1, BuildToolList(Builtins(), {}).array_sha1);
+}
 
 }  // namespace
 }  // namespace agentctx

@@ -12,8 +12,9 @@
 // background compilation finishes (see runHostGrep). Times are CPU time (process.cpuUsage
 // around the call; agentctx_bench's cpu_time natively): on a shared machine wall-clock times
 // mostly measure the other load.
-// bench/run.mjs runs it once per round and variant in a child process:
-//   node bench/js/grep_hosts.mjs --variant=embind|wasi --cases=FILE --root=DIR
+// bench/run.mjs runs it once per round and variant in a child process, with the modules compiled
+// by TurboFan up front (no dynamic tiering: see bench/run.mjs):
+//   node --no-wasm-dynamic-tiering bench/js/grep_hosts.mjs --variant=embind|wasi --cases=FILE --root=DIR
 // (FILE: grep_corpus.mjs's cases.tsv, DIR: the corpus folder) prints {baseline_ms, cases} as JSON.
 // Alone: node bench/js/grep_hosts.mjs [--native=BIN] [--rounds=N] [--smoke] prints a table
 // (CPU ms per case, medians over the rounds; with --native, agentctx_bench's grep_deliver/<case>,

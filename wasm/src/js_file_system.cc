@@ -16,7 +16,8 @@
 // the usual answer, and one more copies its bytes into wasm memory, where reading the answer
 // through val took a dozen JS calls per read and about as many per listed entry (each property a
 // name to decode, each check a call). The answer waits in Module.actxPendingAnswer between the
-// two calls (the calls are synchronous; nothing runs in between). Any other answer takes the
+// two calls (the calls are synchronous, calls into the module from a FileSystem callback are
+// refused, and the slot is set last, after any JS the answer runs). Any other answer takes the
 // general path below, which reads it through val: failures, malformed answers.
 // Paths are passed as UTF-8 bytes without NUL (UTF8ToString stops at one): a path with NUL
 // takes the general path.
@@ -31,8 +32,9 @@ EM_JS(double, actx_js_read_begin,
         if (answer !== null && typeof answer == "object" && answer["ok"] === true) {
           var data = answer["data"];
           if (data instanceof Uint8Array) {
-            Module["actxPendingAnswer"] = data;
-            return Math.min(data.length, max_bytes);
+            var n = Math.min(data.length, max_bytes);
+            Module["actxPendingAnswer"] = data;  // last: nothing read after it may replace it
+            return n;
           }
         }
         Module["actxPendingAnswer"] = answer;
@@ -46,17 +48,18 @@ EM_JS(double, actx_js_read_begin,
 EM_JS(double, actx_js_list_begin,
       (emscripten::EM_VAL fs, const char* path, double path_bytes, double max_entries), {
         var answer = Emval.toValue(fs)["list"](UTF8ToString(path, path_bytes));
-        Module["actxPendingAnswer"] = answer;
-        if (answer === null || typeof answer != "object" || answer["ok"] !== true) return -1;
+        // Kept last, just before returning: nothing read after it may replace it.
+        var general = function() { Module["actxPendingAnswer"] = answer; return -1; };
+        if (answer === null || typeof answer != "object" || answer["ok"] !== true) return general();
         var entries = answer["entries"];
-        if (!Array.isArray(entries) || entries.length > max_entries) return -1;
+        if (!Array.isArray(entries) || entries.length > max_entries) return general();
         var kinds = {"file" : 0, "dir" : 1, "symlink" : 2, "other" : 3};
         var total = 0;
         for (var i = 0; i < entries.length; i++) {
           var entry = entries[i];
           if (entry === null || typeof entry != "object" || typeof entry["name"] != "string" ||
               typeof entry["kind"] != "string" || !kinds.hasOwnProperty(entry["kind"])) {
-            return -1;
+            return general();
           }
           total += 5 + lengthBytesUTF8(entry["name"]);
         }

@@ -240,3 +240,39 @@ test('JS FileSystem answers reach the core intact: names in any script, every ma
   long.close();
   engine.dispose();
 });
+
+test('a FileSystem that tries a call of another engine from its callback still gets its own answer', async () => {
+  const outer = await createEngine();
+  const inner = await createEngine(); // the same module (one per realm)
+  const innerSession = inner.openSession({ workspace: createMemoryFileSystem({ '/repo/x.txt': 'inner' }) });
+  const base = createMemoryFileSystem({ '/repo/a.txt': 'outer' });
+  const refusals = [];
+  const tryInner = (method, input) => {
+    try {
+      innerSession.call(method, { fs: 'workspace', ...input });
+    } catch (e) {
+      refusals.push(e.code); // calls from a FileSystem callback are refused, module-wide
+    }
+  };
+  const nested = {
+    ...base,
+    read(path, maxBytes) {
+      tryInner('fs.read', { path: '/repo/x.txt' });
+      return base.read(path, maxBytes);
+    },
+    list(path) {
+      tryInner('fs.list', { path: '/repo' });
+      return base.list(path);
+    },
+  };
+  const session = outer.openSession({ workspace: nested });
+  assert.deepEqual(session.call('fs.read', { fs: 'workspace', path: '/repo/a.txt' }), { text: 'outer', bytes: 5 });
+  assert.deepEqual(session.call('fs.list', { fs: 'workspace', path: '/repo' }).entries.map((e) => e.name), ['a.txt']);
+  assert.deepEqual(refusals, ['invalid_state', 'invalid_state']);
+  // Afterwards the inner engine answers as usual.
+  assert.equal(innerSession.call('fs.read', { fs: 'workspace', path: '/repo/x.txt' }).text, 'inner');
+  session.close();
+  innerSession.close();
+  outer.dispose();
+  inner.dispose();
+});

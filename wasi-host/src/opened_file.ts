@@ -39,6 +39,27 @@ export interface OpenedFileProbe {
   describe(fd: number): OpenedFile | undefined;
 }
 
+/**
+ * fstat of `fd` with exact device, inode and link count: Node's number form where they are exact
+ * (below 2^53; the bigint form costs twice as much), the bigint form otherwise. Throws what
+ * fstat throws.
+ */
+export function fstatExact(fd: number): Omit<OpenedFile, 'path'> {
+  const st = fstatSync(fd);
+  if (Number.isSafeInteger(st.dev) && Number.isSafeInteger(st.ino) && Number.isSafeInteger(st.nlink)) {
+    return {
+      dev: BigInt(st.dev), ino: BigInt(st.ino), isFile: st.isFile(), isDirectory: st.isDirectory(),
+      links: BigInt(st.nlink), size: BigInt(st.size),
+      times: [nanoseconds(st.atimeMs), nanoseconds(st.mtimeMs), nanoseconds(st.ctimeMs)],
+    };
+  }
+  const big = fstatSync(fd, { bigint: true });
+  return {
+    dev: big.dev, ino: big.ino, isFile: big.isFile(), isDirectory: big.isDirectory(), links: big.nlink,
+    size: big.size, times: [big.atimeNs, big.mtimeNs, big.ctimeNs],
+  };
+}
+
 const FD_DIR = '/proc/self/fd';
 const DELETED = ' (deleted)';
 
@@ -52,20 +73,7 @@ const procProbe: OpenedFileProbe = {
     try {
       const target = readlinkSync(`${FD_DIR}/${fd}`);
       const path = target.startsWith('/') && !target.endsWith(DELETED) ? target : undefined;
-      // The number form where it is exact (below 2^53; the bigint form costs twice as much).
-      const st = fstatSync(fd);
-      if (Number.isSafeInteger(st.dev) && Number.isSafeInteger(st.ino) && Number.isSafeInteger(st.nlink)) {
-        return {
-          path, dev: BigInt(st.dev), ino: BigInt(st.ino), isFile: st.isFile(), isDirectory: st.isDirectory(),
-          links: BigInt(st.nlink), size: BigInt(st.size),
-          times: [nanoseconds(st.atimeMs), nanoseconds(st.mtimeMs), nanoseconds(st.ctimeMs)],
-        };
-      }
-      const big = fstatSync(fd, { bigint: true });
-      return {
-        path, dev: big.dev, ino: big.ino, isFile: big.isFile(), isDirectory: big.isDirectory(), links: big.nlink,
-        size: big.size, times: [big.atimeNs, big.mtimeNs, big.ctimeNs],
-      };
+      return { path, ...fstatExact(fd) };
     } catch {
       return undefined;
     }

@@ -19,7 +19,7 @@
 //    times in nanoseconds from Node's millisecond values, so exact to about a microsecond); the
 //    first one after the open answers the fstat the open's check made (a moment earlier).
 import { closeSync, fstatSync, readSync } from 'node:fs';
-import type { OpenedFile } from './opened_file.js';
+import { fstatExact, type OpenedFile } from './opened_file.js';
 
 /** Guest fd numbers of served files start here (uvwasi's start at 0 and grow by one). */
 export const SERVED_FD_BASE = 0x4000_0000;
@@ -66,20 +66,6 @@ interface Served {
   opened: OpenedFile | undefined;
 }
 
-/** The fstat fields of `osFd` a filestat needs (throws what fstat throws). */
-function describeStat(osFd: number): Pick<OpenedFile, 'dev' | 'ino' | 'links' | 'size' | 'times'> {
-  const ns = (ms: number): bigint => BigInt(Math.max(0, Math.round(ms * 1e6)));
-  const st = fstatSync(osFd);
-  if (Number.isSafeInteger(st.dev) && Number.isSafeInteger(st.ino)) {
-    return {
-      dev: BigInt(st.dev), ino: BigInt(st.ino), links: BigInt(st.nlink), size: BigInt(st.size),
-      times: [ns(st.atimeMs), ns(st.mtimeMs), ns(st.ctimeMs)],
-    };
-  }
-  const big = fstatSync(osFd, { bigint: true });
-  return { dev: big.dev, ino: big.ino, links: big.nlink, size: big.size, times: [big.atimeNs, big.mtimeNs, big.ctimeNs] };
-}
-
 /** What a call on a served descriptor that is not answered below gets, by import name. */
 function refusalOf(name: string): number {
   if (name.startsWith('path_')) return ENOTDIR;
@@ -104,10 +90,6 @@ export class ServedFiles {
   private next = SERVED_FD_BASE;
 
   constructor(private readonly memory: () => { readonly buffer: ArrayBuffer }) {}
-
-  has(fd: number): boolean {
-    return this.files.has(fd >>> 0);
-  }
 
   /**
    * Takes `osFd` (an open regular file, `file` as the check found it) as a new guest fd; returns
@@ -248,7 +230,7 @@ export class ServedFiles {
       file.opened = undefined;
     } else {
       try {
-        st = describeStat(file.osFd);
+        st = fstatExact(file.osFd);
       } catch (e) {
         return wasiErrno(e);
       }

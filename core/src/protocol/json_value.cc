@@ -154,14 +154,58 @@ bool JsonValue::operator==(const JsonValue& other) const {
       return items_ == other.items_;
     case Kind::kObject: {
       if (members_.size() != other.members_.size()) return false;
+      const MemberLookup others(other.members_);
       for (const auto& m : members_) {
-        const JsonValue* o = other.Find(m.key);
-        if (o == nullptr || !(*o == m.value)) return false;
+        const std::size_t o = others.Find(m.key);
+        if (o == MemberLookup::kNone || !(other.members_[o].value == m.value)) return false;
       }
       return true;
     }
   }
   return false;
+}
+
+MemberLookup::MemberLookup(const std::vector<JsonMember>& members) : members_(&members) {
+  if (members.size() <= kScanLimit) return;
+  hashed_ = true;
+  positions_.reserve(members.size());
+  for (std::size_t i = 0; i < members.size(); ++i) positions_.emplace(members[i].key, i);
+}
+
+std::size_t MemberLookup::Find(std::string_view key) const {
+  if (hashed_) {
+    auto it = positions_.find(key);
+    return it == positions_.end() ? kNone : it->second;
+  }
+  for (std::size_t i = 0; i < members_->size(); ++i) {
+    if ((i >= forgotten_.size() || !forgotten_[i]) && (*members_)[i].key == key) return i;
+  }
+  return kNone;
+}
+
+void MemberLookup::Append() {
+  const std::size_t last = members_->size() - 1;
+  if (!hashed_ && members_->size() > kScanLimit) {
+    hashed_ = true;
+    for (std::size_t i = 0; i < members_->size(); ++i) {
+      if (i < forgotten_.size() && forgotten_[i]) continue;
+      positions_.emplace((*members_)[i].key, i);
+    }
+    forgotten_.clear();
+    return;
+  }
+  if (hashed_) positions_.emplace((*members_)[last].key, last);
+}
+
+void MemberLookup::Forget(std::string_view key) {
+  const std::size_t i = Find(key);
+  if (i == kNone) return;
+  if (hashed_) {
+    positions_.erase(key);
+    return;
+  }
+  if (forgotten_.size() <= i) forgotten_.resize(members_->size(), false);
+  forgotten_[i] = true;
 }
 
 void AppendJsonString(std::string* out, std::string_view s) {

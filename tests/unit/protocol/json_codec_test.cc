@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "support/fixtures.h"
 
 namespace agentctx {
@@ -32,6 +36,59 @@ TEST(JsonCodec, InvalidJsonIsATypedErrorWithOffset) {
   ASSERT_EQ(v.error().details.size(), 1u);
   EXPECT_EQ(v.error().details[0].first, "offset");
   EXPECT_EQ(v.error().details[0].second, "6");
+}
+
+// What JsonValue::Set makes of the same members: the reference for duplicate keys.
+JsonValue SetOneByOne(const std::vector<std::pair<std::string, int>>& members) {
+  JsonValue object = JsonValue::Object();
+  for (const auto& [key, value] : members) object.Set(key, JsonValue::Int(value));
+  return object;
+}
+
+std::string ObjectText(const std::vector<std::pair<std::string, int>>& members) {
+  std::string text = "{";
+  for (const auto& [key, value] : members) {
+    if (text.size() > 1) text += ",";
+    text += JsonString(key) + ":" + std::to_string(value);
+  }
+  return text + "}";
+}
+
+TEST(JsonCodec, DuplicateKeysLastValueWinsAtTheFirstPlace) {
+  // Small objects and large ones (which take another path) alike, nested in arrays too.
+  for (int n : {2, 5, 16, 17, 40, 3000}) {
+    std::vector<std::pair<std::string, int>> members;
+    for (int i = 0; i < n; ++i) {
+      // Every third key repeats one from earlier (a few repeat more than once).
+      std::string key = i % 3 == 2 ? "k" + std::to_string(i / 7) : "k" + std::to_string(i);
+      members.emplace_back(key, i);
+    }
+    auto parsed = ParseJson("[" + ObjectText(members) + ",[" + ObjectText(members) + "]]");
+    ASSERT_TRUE(parsed.has_value()) << n;
+    const JsonValue expected = SetOneByOne(members);
+    EXPECT_EQ(ToJson(parsed->items()[0]), ToJson(expected)) << n;
+    EXPECT_EQ(ToJson(parsed->items()[1].items()[0]), ToJson(expected)) << n;
+  }
+  auto same = ParseJson(R"({"a":1,"b":2,"a":3,"a":{"x":[4]}})");
+  ASSERT_TRUE(same.has_value());
+  EXPECT_EQ(ToJson(*same), R"({"a":{"x":[4]},"b":2})");
+}
+
+TEST(JsonCodec, AnObjectOfManyKeysParsesInLinearWork) {
+  // 200 000 distinct keys (2.7 MB): each key checked against all earlier ones took minutes
+  // (docs/RELIABILITY.md); now a sort. Every key is kept, in order.
+  constexpr int kKeys = 200000;
+  std::string text = "{";
+  for (int i = 0; i < kKeys; ++i) {
+    if (i > 0) text += ",";
+    text += "\"key" + std::to_string(i) + "\":" + std::to_string(i);
+  }
+  text += "}";
+  auto parsed = ParseJson(text);
+  ASSERT_TRUE(parsed.has_value());
+  ASSERT_EQ(parsed->members().size(), static_cast<std::size_t>(kKeys));
+  EXPECT_EQ(parsed->members()[12345].key, "key12345");
+  EXPECT_EQ(parsed->members()[kKeys - 1].value.int_value(), kKeys - 1);
 }
 
 TEST(JsonCodec, RejectsTrailingGarbageAndEmptyInput) {

@@ -165,47 +165,72 @@ bool JsonValue::operator==(const JsonValue& other) const {
   return false;
 }
 
+std::vector<std::uint32_t> MembersByKey(const std::vector<JsonMember>& members) {
+  std::vector<std::uint32_t> order(members.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const int c = members[a].key.compare(members[b].key);
+    return c < 0 || (c == 0 && a < b);
+  });
+  return order;
+}
+
+void MergeDuplicateKeys(std::vector<JsonMember>* members) {
+  const std::size_t n = members->size();
+  if (n < 2) return;
+  std::vector<bool> dropped;
+  auto merge = [&](std::size_t first, std::size_t later) {  // later's value moves to first
+    (*members)[first].value = std::move((*members)[later].value);
+    if (dropped.empty()) dropped.assign(n, false);
+    dropped[later] = true;
+  };
+  if (n <= 16) {
+    for (std::size_t i = 1; i < n; ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if ((dropped.empty() || !dropped[j]) && (*members)[j].key == (*members)[i].key) {
+          merge(j, i);
+          break;
+        }
+      }
+    }
+  } else {
+    // Equal keys are adjacent in key order, by position: the first of each run is the first
+    // occurrence, and the run's later members merge into it in order (the last value wins).
+    const std::vector<std::uint32_t> order = MembersByKey(*members);
+    for (std::size_t i = 1, first = 0; i < n; ++i) {
+      if ((*members)[order[i]].key == (*members)[order[first]].key) {
+        merge(order[first], order[i]);
+      } else {
+        first = i;
+      }
+    }
+  }
+  if (dropped.empty()) return;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (dropped[i]) continue;
+    if (kept != i) (*members)[kept] = std::move((*members)[i]);
+    ++kept;
+  }
+  members->resize(kept);
+}
+
 MemberLookup::MemberLookup(const std::vector<JsonMember>& members) : members_(&members) {
-  if (members.size() <= kScanLimit) return;
-  hashed_ = true;
-  positions_.reserve(members.size());
-  for (std::size_t i = 0; i < members.size(); ++i) positions_.emplace(members[i].key, i);
+  if (members.size() > kScanLimit) by_key_ = MembersByKey(members);
 }
 
 std::size_t MemberLookup::Find(std::string_view key) const {
-  if (hashed_) {
-    auto it = positions_.find(key);
-    return it == positions_.end() ? kNone : it->second;
-  }
-  for (std::size_t i = 0; i < members_->size(); ++i) {
-    if ((i >= forgotten_.size() || !forgotten_[i]) && (*members_)[i].key == key) return i;
-  }
-  return kNone;
-}
-
-void MemberLookup::Append() {
-  const std::size_t last = members_->size() - 1;
-  if (!hashed_ && members_->size() > kScanLimit) {
-    hashed_ = true;
-    for (std::size_t i = 0; i < members_->size(); ++i) {
-      if (i < forgotten_.size() && forgotten_[i]) continue;
-      positions_.emplace((*members_)[i].key, i);
+  const std::vector<JsonMember>& members = *members_;
+  if (by_key_.empty()) {
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      if (members[i].key == key) return i;
     }
-    forgotten_.clear();
-    return;
+    return kNone;
   }
-  if (hashed_) positions_.emplace((*members_)[last].key, last);
-}
-
-void MemberLookup::Forget(std::string_view key) {
-  const std::size_t i = Find(key);
-  if (i == kNone) return;
-  if (hashed_) {
-    positions_.erase(key);
-    return;
-  }
-  if (forgotten_.size() <= i) forgotten_.resize(members_->size(), false);
-  forgotten_[i] = true;
+  auto it =
+      std::lower_bound(by_key_.begin(), by_key_.end(), key,
+                       [&](std::uint32_t at, std::string_view k) { return members[at].key < k; });
+  return it != by_key_.end() && members[*it].key == key ? *it : kNone;
 }
 
 void AppendJsonString(std::string* out, std::string_view s) {

@@ -13,7 +13,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace agentctx {
@@ -82,27 +81,28 @@ struct JsonMember {
   JsonValue value;
 };
 
+/// Leaves one member per key: the last value, at the place of the key's first occurrence (what
+/// JsonValue::Set one member at a time would leave), in n log n whatever the keys.
+void MergeDuplicateKeys(std::vector<JsonMember>* members);
+
+/// The positions of `members` ordered by key, equal keys by position (first occurrence first).
+std::vector<std::uint32_t> MembersByKey(const std::vector<JsonMember>& members);
+
 /// Look-ups by key into one object's members that stay cheap when the object is large: a loop
 /// over another object's every key (equality, merge patches) would be quadratic through
-/// JsonValue::Find. Small objects are scanned; larger ones are hashed once. The members must
-/// not move while this lives: reserve before appending through Append().
+/// JsonValue::Find. Small objects are scanned; larger ones are sorted once (MembersByKey) and
+/// searched. The members must not change while this lives.
 class MemberLookup {
  public:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   explicit MemberLookup(const std::vector<JsonMember>& members);
   /// The position of the first member named `key`, or kNone.
   std::size_t Find(std::string_view key) const;
-  /// Records that members.back() was just appended.
-  void Append();
-  /// Forgets `key` (its member is about to be dropped by the caller).
-  void Forget(std::string_view key);
 
  private:
   static constexpr std::size_t kScanLimit = 16;
   const std::vector<JsonMember>* members_;
-  std::unordered_map<std::string_view, std::size_t> positions_;  // empty while scanning
-  std::vector<bool> forgotten_;                                  // only while scanning
-  bool hashed_ = false;
+  std::vector<std::uint32_t> by_key_;  // empty while scanning
 };
 
 /// Compact JSON, members in stored order; strings escape only `"`, `\` and U+0000-U+001F.

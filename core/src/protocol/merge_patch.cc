@@ -3,6 +3,7 @@
 #include "protocol/merge_patch.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -38,37 +39,69 @@ JsonValue MergePatchDiff(const JsonValue& prev, const JsonValue& cur) {
   return patch;
 }
 
+namespace {
+
+// True when two of `members` share a key (a parsed patch never has one: the JSON reader keeps
+// one member per key; code can build one).
+bool HasDuplicateKeys(const std::vector<JsonMember>& members,
+                      const std::vector<std::uint32_t>& by_key) {
+  for (std::size_t i = 1; i < by_key.size(); ++i) {
+    if (members[by_key[i]].key == members[by_key[i - 1]].key) return true;
+  }
+  return false;
+}
+
+// RFC 7386 one key at a time, through JsonValue's own Set/Remove/Find.
+JsonValue ApplyKeyByKey(JsonValue result, const JsonValue& patch) {
+  for (const JsonMember& m : patch.members()) {
+    if (m.value.is_null()) {
+      result.Remove(m.key);
+      continue;
+    }
+    const JsonValue* existing = result.Find(m.key);
+    JsonValue merged = MergePatchApply(existing != nullptr ? *existing : JsonValue(), m.value);
+    result.Set(m.key, std::move(merged));
+  }
+  return result;
+}
+
+}  // namespace
+
 JsonValue MergePatchApply(const JsonValue& target, const JsonValue& patch) {
   if (!patch.is_object()) return patch;
   JsonValue result = target.is_object() ? target : JsonValue::Object();
+  const std::vector<JsonMember>& changes = patch.members();
+  constexpr std::size_t kSmall = 16;
+  if (changes.size() <= kSmall && result.members().size() <= kSmall) {
+    return ApplyKeyByKey(std::move(result), patch);
+  }
+  // Larger: each patch key is looked up once among the target's keys (sorted), deleted members
+  // are marked and dropped at the end, new keys appended: linear work, not one scan of the
+  // target per key. A patch with a repeated key applies key by key (later ones see earlier).
+  if (HasDuplicateKeys(changes, MembersByKey(changes))) {
+    return ApplyKeyByKey(std::move(result), patch);
+  }
   std::vector<JsonMember>& members = result.members();
-  // Deleted members are marked and dropped at the end, and room for every patch key is reserved
-  // up front (MemberLookup needs members that stay put), so a patch of many keys costs linear
-  // work, not one scan of the target per key.
-  members.reserve(members.size() + patch.members().size());
-  MemberLookup keys(members);
+  const std::size_t original = members.size();
+  const MemberLookup keys(members);  // positions; members appended below are never looked up
   std::vector<bool> deleted;
-  for (const JsonMember& m : patch.members()) {
+  for (const JsonMember& m : changes) {
     const std::size_t at = keys.Find(m.key);
     if (m.value.is_null()) {
       if (at == MemberLookup::kNone) continue;
-      keys.Forget(m.key);
-      if (deleted.size() <= at) deleted.resize(members.size(), false);
+      if (deleted.empty()) deleted.assign(original, false);
       deleted[at] = true;
-      continue;
-    }
-    if (at != MemberLookup::kNone) {
+    } else if (at != MemberLookup::kNone) {
       JsonValue merged = MergePatchApply(members[at].value, m.value);
       members[at].value = std::move(merged);
     } else {
       members.push_back(JsonMember{m.key, MergePatchApply(JsonValue(), m.value)});
-      keys.Append();
     }
   }
   if (!deleted.empty()) {
     std::size_t kept = 0;
     for (std::size_t i = 0; i < members.size(); ++i) {
-      if (i < deleted.size() && deleted[i]) continue;
+      if (i < original && deleted[i]) continue;
       if (kept != i) members[kept] = std::move(members[i]);
       ++kept;
     }

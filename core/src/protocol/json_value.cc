@@ -215,14 +215,15 @@ void MergeDuplicateKeys(std::vector<JsonMember>* members) {
   members->resize(kept);
 }
 
-MemberLookup::MemberLookup(const std::vector<JsonMember>& members) : members_(&members) {
+MemberLookup::MemberLookup(const std::vector<JsonMember>& members)
+    : members_(&members), count_(members.size()) {
   if (members.size() > kScanLimit) by_key_ = MembersByKey(members);
 }
 
 std::size_t MemberLookup::Find(std::string_view key) const {
   const std::vector<JsonMember>& members = *members_;
   if (by_key_.empty()) {
-    for (std::size_t i = 0; i < members.size(); ++i) {
+    for (std::size_t i = 0; i < count_; ++i) {
       if (members[i].key == key) return i;
     }
     return kNone;

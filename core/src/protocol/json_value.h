@@ -91,7 +91,7 @@ std::vector<std::uint32_t> MembersByKey(const std::vector<JsonMember>& members);
 /// Look-ups by key into one object's members that stay cheap when the object is large: a loop
 /// over another object's every key (equality, merge patches) would be quadratic through
 /// JsonValue::Find. Small objects are scanned; larger ones are sorted once (MembersByKey) and
-/// searched. The members must not change while this lives.
+/// searched. Members appended later are not looked up; none may change or go while this lives.
 class MemberLookup {
  public:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
@@ -102,6 +102,7 @@ class MemberLookup {
  private:
   static constexpr std::size_t kScanLimit = 16;
   const std::vector<JsonMember>* members_;
+  std::size_t count_;                  // members looked up: those there at construction
   std::vector<std::uint32_t> by_key_;  // empty while scanning
 };
 

@@ -199,6 +199,10 @@ TEST(MergePatch, ApplyOfManyKeysIsLinear) {
   EXPECT_EQ(out.members()[7].key, "t8");
   EXPECT_EQ(out.members().back().key, "p" + std::to_string(kKeys - 1));
   EXPECT_EQ(MergePatchDiff(out, out), JsonValue::Object());
+  // A small target (a config) and the same patch: the keys the patch adds are not searched again.
+  const JsonValue small = MergePatchApply(J(R"({"t7":1,"model":"m"})"), patch);
+  ASSERT_EQ(small.members().size(), static_cast<std::size_t>(kKeys + 1));
+  EXPECT_EQ(small.members()[0].key, "model");
 }
 
 }  // namespace

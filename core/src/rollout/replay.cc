@@ -18,12 +18,14 @@
 namespace agentctx {
 namespace {
 
-// `item` without its top-level `internal_…` members (recorded by Codex, never sent).
+// `item` without its top-level `internal_…` members (recorded by Codex, never sent). The
+// members are copied as they are (a parsed object has one per key): Set would look each key up
+// among those copied before it, quadratic for a rollout item of many keys.
 JsonValue WithoutInternalFields(const JsonValue& item) {
   if (!item.is_object()) return item;
   JsonValue out = JsonValue::Object();
   for (const JsonMember& m : item.members()) {
-    if (m.key.rfind("internal_", 0) != 0) out.Set(m.key, m.value);
+    if (m.key.rfind("internal_", 0) != 0) out.members().push_back(m);
   }
   return out;
 }

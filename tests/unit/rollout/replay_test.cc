@@ -80,6 +80,38 @@ TEST(Replay, CodexTwoTurnsIsThreePrefixRequests) {
             R"("lost_extra_usd":0}})");
 }
 
+// A recorded item of 100 000 extra keys (a hostile rollout) replays like the plain one, in
+// linear work: copying the item without its internal_ fields looked each key up among those
+// copied before it.
+TEST(Replay, AnItemOfManyKeysReplaysInLinearWork) {
+  std::optional<std::string> text = ReadFixture("rollouts/codex_two_turns.jsonl");
+  ASSERT_TRUE(text.has_value());
+  std::string wide;
+  bool widened = false;
+  std::size_t start = 0;
+  while (start < text->size()) {
+    std::size_t end = text->find('\n', start);
+    if (end == std::string::npos) end = text->size();
+    std::string line = text->substr(start, end - start);
+    start = end + 1;
+    auto parsed = ParseJson(line);
+    if (!widened && parsed && parsed->GetString("type") == "response_item") {
+      JsonValue* payload = parsed->Find("payload");
+      ASSERT_NE(payload, nullptr);
+      for (int i = 0; i < 100000; ++i) {
+        payload->members().push_back(JsonMember{"x" + std::to_string(i), JsonValue::Int(i)});
+      }
+      line = ToJson(*parsed);
+      widened = true;
+    }
+    wide += line + "\n";
+  }
+  ASSERT_TRUE(widened);
+  JsonValue report = Replay(wide);
+  EXPECT_EQ(report.Find("requests")->items().size(), 3u);
+  EXPECT_EQ(Field(report, "warnings"), "[]");
+}
+
 TEST(Replay, CodexCompactedIsHistoryRewrite) {
   // A `compacted` → history_rewritten_by_compaction at the next request.
   // req-1 = dev 173 + env 164 + user 95; req-2 = user 95 + compaction 60 + dev + env + user 85.

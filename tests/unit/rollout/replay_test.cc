@@ -80,7 +80,7 @@ TEST(Replay, CodexTwoTurnsIsThreePrefixRequests) {
             R"("lost_extra_usd":0}})");
 }
 
-// A recorded item of 100 000 extra keys (a hostile rollout) replays like the plain one, in
+// A recorded item of 300 000 extra keys (a hostile rollout) replays like the plain one, in
 // linear work: copying the item without its internal_ fields looked each key up among those
 // copied before it.
 TEST(Replay, AnItemOfManyKeysReplaysInLinearWork) {
@@ -98,7 +98,7 @@ TEST(Replay, AnItemOfManyKeysReplaysInLinearWork) {
     if (!widened && parsed && parsed->GetString("type") == "response_item") {
       JsonValue* payload = parsed->Find("payload");
       ASSERT_NE(payload, nullptr);
-      for (int i = 0; i < 100000; ++i) {
+      for (int i = 0; i < 300000; ++i) {
         payload->members().push_back(JsonMember{"x" + std::to_string(i), JsonValue::Int(i)});
       }
       line = ToJson(*parsed);

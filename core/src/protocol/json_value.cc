@@ -184,7 +184,7 @@ void MergeDuplicateKeys(std::vector<JsonMember>* members) {
     if (dropped.empty()) dropped.assign(n, false);
     dropped[later] = true;
   };
-  if (n <= 16) {
+  if (n <= MemberLookup::kScanLimit) {
     for (std::size_t i = 1; i < n; ++i) {
       for (std::size_t j = 0; j < i; ++j) {
         if ((dropped.empty() || !dropped[j]) && (*members)[j].key == (*members)[i].key) {

@@ -95,12 +95,14 @@ std::vector<std::uint32_t> MembersByKey(const std::vector<JsonMember>& members);
 class MemberLookup {
  public:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  /// Objects of at most this many members are scanned, not sorted (also the size below which
+  /// MergeDuplicateKeys and MergePatchApply work pairwise).
+  static constexpr std::size_t kScanLimit = 16;
   explicit MemberLookup(const std::vector<JsonMember>& members);
   /// The position of the first member named `key`, or kNone.
   std::size_t Find(std::string_view key) const;
 
  private:
-  static constexpr std::size_t kScanLimit = 16;
   const std::vector<JsonMember>* members_;
   std::size_t count_;                  // members looked up: those there at construction
   std::vector<std::uint32_t> by_key_;  // empty while scanning

@@ -71,8 +71,8 @@ JsonValue MergePatchApply(const JsonValue& target, const JsonValue& patch) {
   if (!patch.is_object()) return patch;
   JsonValue result = target.is_object() ? target : JsonValue::Object();
   const std::vector<JsonMember>& changes = patch.members();
-  constexpr std::size_t kSmall = 16;
-  if (changes.size() <= kSmall && result.members().size() <= kSmall) {
+  if (changes.size() <= MemberLookup::kScanLimit &&
+      result.members().size() <= MemberLookup::kScanLimit) {
     return ApplyKeyByKey(std::move(result), patch);
   }
   // Larger: each patch key is looked up once among the target's keys (sorted), deleted members

@@ -24,6 +24,32 @@ import { spawn, spawnSync } from 'node:child_process';
 import { appendLedgerRows, mergeCorpus } from './fuzz/corpus_merge.mjs';
 
 const args = process.argv.slice(2);
+const usage = `usage: npm run fuzz -- [options]
+  --seconds N         run each target N seconds (default 60)
+  --runs M            stop a target after M executions
+  --jobs J            run J targets at a time (default 1)
+  --nice              run the targets at the lowest CPU priority
+  --only A[,B]        build and run only these targets (names of tests/fuzz/*_fuzz.cc, less _fuzz)
+  --no-build          use the targets already built
+  --build-dir DIR     build in DIR instead of build/fuzz
+  --summary FILE      write the summary JSON to FILE (default <build>/fuzz-summary.json)
+  --no-record         do not merge the corpora or append ledger rows to docs/RELIABILITY.md
+  --corpus-cap-kb K   cap each merged corpus at K KiB (default 1024)
+  --help              print this and exit`;
+const valued = new Set(['seconds', 'runs', 'jobs', 'only', 'build-dir', 'summary', 'corpus-cap-kb']);
+const flags = new Set(['nice', 'no-build', 'no-record', 'help']);
+for (let i = 0; i < args.length; i++) {
+  const name = args[i].startsWith('--') ? args[i].slice(2) : null;
+  if (name !== null && valued.has(name) && i + 1 < args.length) i++;
+  else if (name === null || !flags.has(name)) {
+    console.error(`fuzz: unknown or incomplete option ${args[i]}\n${usage}`);
+    process.exit(2);
+  }
+}
+if (args.includes('--help')) {
+  console.log(usage);
+  process.exit(0);
+}
 const opt = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i === -1 ? fallback : args[i + 1];

@@ -3,7 +3,8 @@
 // run found (hand-written seeds kept, found inputs re-chosen by libFuzzer's -merge=1, capped), and
 // the ledger in docs/RELIABILITY.md gets a row per target whose cumulative executions add the
 // run's to the target's previous total. The merge runs a tiny libFuzzer target built here with
-// clang++-14 (the fuzz preset's compiler); the ledger needs nothing.
+// clang++-14 (the fuzz preset's compiler); the ledger needs nothing. Its options are checked
+// before anything is built (--help lists them).
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,5 +105,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* d, size_t n) {
     const t = tree('broken', { hand_seed: 'seed-x', [('0'.repeat(40))]: 'found before' }, { w1: 'a' });
     assert.throws(() => mergeCorpus({ ...t, exe: join(dir, 'no-such-fuzzer'), capBytes: 1 << 20 }), /-merge=1 failed/);
     assert.deepEqual(readdirSync(t.committed).sort(), ['0'.repeat(40), 'hand_seed']);
+  });
+});
+
+describe('npm run fuzz options', () => {
+  const fuzz = (...args) => spawnSync(process.execPath, [new URL('../scripts/fuzz.mjs', import.meta.url).pathname, ...args], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+
+  test('--help lists every option and builds nothing', () => {
+    const r = fuzz('--help');
+    assert.equal(r.status, 0, r.stderr);
+    for (const flag of ['--seconds', '--runs', '--jobs', '--nice', '--only', '--no-build', '--build-dir', '--summary', '--no-record', '--corpus-cap-kb']) {
+      assert.match(r.stdout, new RegExp(`^  ${flag}\\b`, 'm'), flag);
+    }
+    assert.doesNotMatch(r.stdout + r.stderr, /Building|Configuring/);
+  });
+
+  test('an unknown option, or one without its value, is refused before anything runs', () => {
+    for (const args of [['--secnds', '5'], ['--seconds'], ['60']]) {
+      const r = fuzz(...args);
+      assert.equal(r.status, 2, args.join(' '));
+      assert.match(r.stderr, /unknown or incomplete option/);
+      assert.doesNotMatch(r.stdout + r.stderr, /Building|Configuring/);
+    }
   });
 });

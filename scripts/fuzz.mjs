@@ -21,9 +21,9 @@
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
 import { appendLedgerRows, mergeCorpus } from './fuzz/corpus_merge.mjs';
 
-const args = process.argv.slice(2);
 const usage = `usage: npm run fuzz -- [options]
   --seconds N         run each target N seconds (default 60)
   --runs M            stop a target after M executions
@@ -36,30 +36,28 @@ const usage = `usage: npm run fuzz -- [options]
   --no-record         do not merge the corpora or append ledger rows to docs/RELIABILITY.md
   --corpus-cap-kb K   cap each merged corpus at K KiB (default 1024)
   --help              print this and exit`;
-const valued = new Set(['seconds', 'runs', 'jobs', 'only', 'build-dir', 'summary', 'corpus-cap-kb']);
-const flags = new Set(['nice', 'no-build', 'no-record', 'help']);
-for (let i = 0; i < args.length; i++) {
-  const name = args[i].startsWith('--') ? args[i].slice(2) : null;
-  if (name !== null && valued.has(name) && i + 1 < args.length) i++;
-  else if (name === null || !flags.has(name)) {
-    console.error(`fuzz: unknown or incomplete option ${args[i]}\n${usage}`);
-    process.exit(2);
-  }
+const valued = ['seconds', 'runs', 'jobs', 'only', 'build-dir', 'summary', 'corpus-cap-kb'];
+const flags = ['nice', 'no-build', 'no-record', 'help'];
+let values;
+try {
+  ({ values } = parseArgs({
+    options: Object.fromEntries([...valued.map((n) => [n, { type: 'string' }]), ...flags.map((n) => [n, { type: 'boolean' }])]),
+  }));
+} catch (err) {
+  console.error(`fuzz: unknown or incomplete option (${err.message})\n${usage}`);
+  process.exit(2);
 }
-if (args.includes('--help')) {
+if (values.help) {
   console.log(usage);
   process.exit(0);
 }
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? fallback : args[i + 1];
-};
+const opt = (name, fallback) => values[name] ?? fallback;
 const seconds = Number(opt('seconds', '60'));
 const runs = opt('runs', undefined);
-const nice = args.includes('--nice');
+const nice = values.nice === true;
 const jobs = Number(opt('jobs', '1'));
 const only = opt('only', undefined)?.split(',');
-const record = !args.includes('--no-record');
+const record = values['no-record'] !== true;
 const capKb = Number(opt('corpus-cap-kb', '1024'));
 if (!Number.isFinite(seconds) || seconds <= 0) {
   console.error('fuzz: --seconds needs a positive number');
@@ -86,7 +84,7 @@ const targetFlags = { session: ['-entropic=0'] };
 const names = readdirSync(join(root, 'tests/fuzz')).filter((f) => f.endsWith('_fuzz.cc'))
   .map((f) => f.replace(/_fuzz\.cc$/, '')).filter((n) => !only || only.includes(n)).sort();
 
-if (!args.includes('--no-build')) {
+if (values['no-build'] !== true) {
   const targets = only ? ['--target', ...names.map((n) => `${n}_fuzz`)] : [];
   for (const step of [['--preset', 'fuzz', '-B', build], ['--build', build, '-j', '2', ...targets]]) {
     const r = spawnSync('cmake', step, { cwd: root, stdio: 'inherit' });

@@ -41,6 +41,13 @@ interface AbiExports {
   actx_attachment_len(handle: number, index: number): number;
 }
 
+/** Input attachment bytes written by their owner into the guest's buffer of `byteLength` bytes. */
+export interface AttachmentSource {
+  readonly byteLength: number;
+  /** Writes exactly `dst.length` bytes into `dst` (may throw; the call is then not made). */
+  fill(dst: Uint8Array): void;
+}
+
 /** A host-side failure with an agentctx error code (`guest_trap`, `bad_handle`, …). */
 export class AgentctxHostError extends Error {
   readonly code: string;
@@ -65,6 +72,11 @@ export interface GuestOptions {
    * (default false: another link may be outside the workspace). They are never written.
    */
   allowHardLinks?: boolean;
+  /**
+   * Host paths inside the workspace the guest may neither reach nor see listed (sandbox.ts
+   * invariant 15; the CLI hides its home there).
+   */
+  hideInWorkspace?: readonly string[];
   /** The module: a path, a file URL or its bytes (default: agentctx.wasm next to this file). */
   wasm?: string | URL | Uint8Array;
 }
@@ -116,6 +128,7 @@ export class WasiGuest {
       roots.push({
         guestPath: '/workspace', hostPath: options.workspace, writable: options.writable === true,
         hardLinks: options.allowHardLinks === true,
+        ...(options.hideInWorkspace !== undefined ? { hidden: options.hideInWorkspace } : {}),
       });
     }
     if (options.state !== undefined) {
@@ -172,16 +185,20 @@ export class WasiGuest {
 
   /**
    * call(), plus whether the envelope is ok. `inputs[i]` is input attachment i (named
-   * `{"$bytes": i}` in the JSON). A bad handle raises `bad_handle`.
+   * `{"$bytes": i}` in the JSON): bytes, or an AttachmentSource that writes its bytes straight
+   * into the guest's buffer (a file read in chunks: no copy of it on the host). A bad handle
+   * raises `bad_handle`.
    */
-  callResult(handle: number, method: string, inputJson: string, inputs: readonly Uint8Array[] = []): CallResult {
+  callResult(handle: number, method: string, inputJson: string, inputs: readonly (Uint8Array | AttachmentSource)[] = []): CallResult {
     const m = encoder.encode(method);
     const input = encoder.encode(inputJson);
     return this.#run((abi) => {
       for (const bytes of inputs) {
-        const at = abi.actx_attach(handle, bytes.length) >>> 0;
+        const at = abi.actx_attach(handle, bytes.byteLength) >>> 0;
         if (at === 0) throw new AgentctxHostError('bad_handle', `no open session has handle ${handle}`);
-        new Uint8Array(abi.memory.buffer, at, bytes.length).set(bytes); // a view made after the allocation
+        const dst = new Uint8Array(abi.memory.buffer, at, bytes.byteLength); // a view made after the allocation
+        if (bytes instanceof Uint8Array) dst.set(bytes);
+        else bytes.fill(dst);
       }
       const size = m.length + input.length;
       const ptr = abi.actx_alloc(size) >>> 0;

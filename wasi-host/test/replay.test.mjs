@@ -9,7 +9,7 @@ import { test, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, listFiles, loadHost, runCli, tempTree } from './helpers.mjs';
+import { DIST, REPO, listFiles, loadHost, runCli, tempTree } from './helpers.mjs';
 
 await loadHost();
 const FIXTURES = join(REPO, 'tests/fixtures/rollouts');
@@ -145,5 +145,61 @@ describe('replay', () => {
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /^agentctx: rollout_corrupt: [^\n]*2[^\n]*\n$/);
+  });
+
+  test('a file that is not a rollout is refused, not reported as an empty session', async () => {
+    // Once: exit 0 and an empty report. "Not a rollout": no line is a rollout line.
+    const cases = {
+      'empty.jsonl': '',
+      'text.jsonl': 'just some text\n',
+      'package.json': '{"name":"pkg","version":"1.0.0","type":"module"}\n',
+      'objects.jsonl': '{"a":1}\n{"b":2}\n',
+    };
+    for (const [name, text] of Object.entries(cases)) {
+      const file = join(tmp.dir, name);
+      writeFileSync(file, text);
+      for (const flags of [[], ['--json']]) {
+        const r = await runCli(['replay', ...flags, file]);
+        assert.equal(r.code, 1, `${name} ${flags}: ${r.stdout}`);
+        assert.equal(r.stdout, '', name);
+        assert.match(r.stderr, /^agentctx: invalid_input: [^\n]*: not a rollout[^\n]*\n$/, name);
+      }
+    }
+    // A missing file stays a usage error naming it.
+    const missing = await runCli(['replay', join(tmp.dir, 'nope.jsonl')]);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr, /nope\.jsonl: cannot read the rollout/);
+  });
+
+  test('the rollout is read in chunks straight into the guest: lines cut anywhere, same bytes', async () => {
+    const { fileAttachment } = await import(join(DIST, 'offline_commands.js'));
+    const file = join(tmp.dir, 'chunked.jsonl');
+    const lines = [JSON.stringify({ timestamp: '2026-01-01T00:00:00.000Z', type: 'session_meta', payload: { id: 'chunks' } })];
+    for (let i = 0; i < 2000; i++) lines.push(JSON.stringify({ timestamp: '2026-01-01T00:00:01.000Z', type: 'event_msg', payload: { type: 'agent_message_delta', delta: `é${i}`.repeat(i % 7 + 1) } }));
+    writeFileSync(file, lines.join('\n') + '\n');
+    const want = readFileSync(file);
+    for (const chunk of [1, 7, 4096, 1 << 26]) {
+      const source = fileAttachment(file, chunk);
+      try {
+        assert.equal(source.byteLength, want.length);
+        const dst = new Uint8Array(source.byteLength);
+        source.fill(dst);
+        assert.ok(Buffer.from(dst).equals(want), `chunks of ${chunk}`);
+      } finally {
+        source.close();
+      }
+    }
+    // A file that shrinks between open and read is an error, never a silent short report.
+    const source = fileAttachment(file, 4096);
+    try {
+      writeFileSync(file, lines.slice(0, 10).join('\n') + '\n');
+      assert.throws(() => source.fill(new Uint8Array(source.byteLength)), /changed while it was read/);
+    } finally {
+      source.close();
+    }
+    // And through the CLI: the lines of the whole file are read.
+    writeFileSync(file, lines.join('\n') + '\n');
+    const { report } = await replay(file, { table: false });
+    assert.equal(report.lines, lines.length);
   });
 });

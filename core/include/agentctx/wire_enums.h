@@ -362,10 +362,12 @@ struct WireTable<ChatDeveloperRole> {
 
 /// Why a request's prefix differs from its predecessor's (the cache report's `break.reason`).
 enum class CacheBreakReason {
-  kModelChanged,                  // another model: nothing is reused
-  kCacheKeyChanged,               // another prompt_cache_key
-  kInstructionsChanged,           // the `instructions` differ
-  kToolsChanged,                  // the tool list differs
+  kModelChanged,         // another model: nothing is reused
+  kCacheKeyChanged,      // another prompt_cache_key
+  kProviderChanged,      // another provider: each keeps its own cache, so nothing of the previous
+                         // prompt can be read (best possible 0)
+  kInstructionsChanged,  // the `instructions` differ
+  kToolsChanged,         // the tool list differs
   kHistoryRewrittenByCompaction,  // a compaction replaced history
   kItemEdited,                    // an earlier input item differs
   kContextEdited,  // the provider cleared earlier tool results before reading its cache (Anthropic
@@ -375,24 +377,68 @@ enum class CacheBreakReason {
 template <>
 struct WireTable<CacheBreakReason> {
   static constexpr std::string_view kName = "CacheBreakReason";
-  static constexpr std::array<std::string_view, 7> kValues = {
+  static constexpr std::array<std::string_view, 8> kValues = {
+      "model_changed",        "cache_key_changed", "provider_changed",
+      "instructions_changed", "tools_changed",     "history_rewritten_by_compaction",
+      "item_edited",          "context_edited",
+  };
+};
+
+/// Why uncached input tokens were not cached (`rollout.inspect`: a request's `cause` and the keys
+/// of `lost_tokens_by_cause`; docs/replay.md), in report order: new input, the client-side break
+/// reasons, then the provider-side causes.
+enum class ReplayCause {
+  kNewInput,         // tokens the previous request did not send: never cacheable
+  kModelChanged,     // another model: nothing of the previous prompt is reused
+  kCacheKeyChanged,  // another prompt_cache_key
+  kProviderChanged,  // another provider, with its own cache: nothing of the previous prompt could
+                     // be read there
+  kInstructionsChanged,           // the instructions differ
+  kToolsChanged,                  // the tool list differs
+  kHistoryRewrittenByCompaction,  // a compaction replaced history
+  kItemEdited,                    // an earlier input item differs
+  kContextEdited,  // the provider cleared earlier tool results of this request before reading its
+                   // cache
+  kBelowMinimum,   // the repeated prompt is under the provider's cacheable minimum
+  kIdlePastTtl,    // sent longer than the cache TTL after the previous response
+  kConcurrent,     // sent before the previous response finished
+  kBlockRounding,  // at most one cache block of the previous prompt's end: the provider caches
+                   // whole blocks (OpenAI: 128 tokens past 1 024) and reads at the previous
+                   // request's breakpoints (Anthropic), and the next request does not repeat the
+                   // previous prompt's last tokens
+  kServerMiss,     // the previous prompt was intact, nothing above applies, and the provider served
+                // less than it should have (more than one block): a routing or eviction miss on its
+                // side
+};
+template <>
+struct WireTable<ReplayCause> {
+  static constexpr std::string_view kName = "ReplayCause";
+  static constexpr std::array<std::string_view, 14> kValues = {
+      "new_input",
       "model_changed",
       "cache_key_changed",
+      "provider_changed",
       "instructions_changed",
       "tools_changed",
       "history_rewritten_by_compaction",
       "item_edited",
       "context_edited",
+      "below_minimum",
+      "idle_past_ttl",
+      "concurrent",
+      "block_rounding",
+      "server_miss",
   };
 };
 
 /// The `code` of a `warning` event.
 enum class WarningCode {
   kUnknownConfigKey,  // a top-level config key agentctx does not know; ignored
-  kStaleDelivery,     // a delivery for an unknown or finished request, a superseded attempt or an
-                      // unknown call id; ignored
-  kUnsupportedItem,   // an item (delivered, or in a rollout) agentctx cannot keep; dropped
-  kSseParseError,     // an SSE event whose data is not a JSON object; skipped
+  kStaleDelivery,    // a delivery for an unknown or finished request (past the closing bytes of its
+                     // stream, which carry no event), a superseded attempt or an unknown call id;
+                     // ignored
+  kUnsupportedItem,  // an item (delivered, or in a rollout) agentctx cannot keep; dropped
+  kSseParseError,    // an SSE event whose data is not a JSON object; skipped
   kProviderFeatureRefused,  // the endpoint refused a request parameter of a provider feature (HTTP
                             // 400 naming it): the feature is off for the rest of the session and
                             // the request is sent again without it
@@ -523,7 +569,7 @@ std::string WireChoices() {
 }
 
 /// The top-level keys of the session config (others warn `unknown_config_key`).
-inline constexpr std::array<std::string_view, 32> kConfigKeys = {
+inline constexpr std::array<std::string_view, 33> kConfigKeys = {
     "session_id",
     "model",
     "developer_instructions",
@@ -543,6 +589,7 @@ inline constexpr std::array<std::string_view, 32> kConfigKeys = {
     "prompt_cache_key",
     "compaction",
     "max_steps_per_turn",
+    "max_history_bytes",
     "task_frontier",
     "context_budget",
     "provider",

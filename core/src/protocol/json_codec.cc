@@ -88,24 +88,79 @@ class TreeBuilder {
   bool depth_exceeded_ = false;
 };
 
-}  // namespace
+// ParseJson's reader with nothing built: only the depth is followed.
+class Validator {
+ public:
+  bool Null() { return Value(); }
+  bool Bool(bool) { return Value(); }
+  bool Int(int) { return false; }
+  bool Uint(unsigned) { return false; }
+  bool Int64(int64_t) { return false; }
+  bool Uint64(uint64_t) { return false; }
+  bool Double(double) { return false; }
+  bool RawNumber(const char*, rapidjson::SizeType, bool) { return Value(); }
+  bool String(const char*, rapidjson::SizeType, bool) { return Value(); }
+  bool StartObject() { return Open(true); }
+  bool Key(const char*, rapidjson::SizeType, bool) { return true; }
+  bool EndObject(rapidjson::SizeType) { return Close(); }
+  bool StartArray() { return Open(false); }
+  bool EndArray(rapidjson::SizeType) { return Close(); }
 
-Result<JsonValue> ParseJson(std::string_view text) {
-  TreeBuilder builder;
+  bool depth_exceeded() const { return depth_exceeded_; }
+  bool object() const { return object_; }
+
+ private:
+  bool Value() { return true; }
+  bool Open(bool object) {
+    if (depth_ == 0) object_ = object;
+    if (depth_ >= kMaxJsonDepth) {
+      depth_exceeded_ = true;
+      return false;
+    }
+    ++depth_;
+    return true;
+  }
+  bool Close() {
+    --depth_;
+    return true;
+  }
+
+  int depth_ = 0;
+  bool object_ = false;
+  bool depth_exceeded_ = false;
+};
+
+template <typename Handler>
+Result<void> Read(std::string_view text, Handler& handler) {
   rapidjson::Reader reader;
   rapidjson::MemoryStream ms(text.data(), text.size());
   rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> is(ms);
   constexpr unsigned kFlags =
       rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
-  rapidjson::ParseResult ok = reader.Parse<kFlags>(is, builder);
+  rapidjson::ParseResult ok = reader.Parse<kFlags>(is, handler);
   if (!ok) {
-    std::string message = builder.depth_exceeded() ? "JSON nesting exceeds the maximum depth"
+    std::string message = handler.depth_exceeded() ? "JSON nesting exceeds the maximum depth"
                                                    : rapidjson::GetParseError_En(ok.Code());
     Error error{ErrorCode::kInvalidJson,
                 "invalid JSON at byte " + std::to_string(ok.Offset()) + ": " + message,
                 {{"offset", std::to_string(ok.Offset())}}};
     return Fail(std::move(error));
   }
+  return {};
+}
+
+}  // namespace
+
+Result<void> ValidateJson(std::string_view text, bool* object) {
+  Validator validator;
+  ACTX_TRY_VOID(Read(text, validator));
+  if (object != nullptr) *object = validator.object();
+  return {};
+}
+
+Result<JsonValue> ParseJson(std::string_view text) {
+  TreeBuilder builder;
+  ACTX_TRY_VOID(Read(text, builder));
   return builder.TakeRoot();
 }
 

@@ -18,4 +18,8 @@ inline constexpr int kMaxJsonDepth = 512;
 /// Parses one JSON document (surrounding whitespace allowed, nothing else).
 Result<JsonValue> ParseJson(std::string_view text);
 
+/// ParseJson's verdict on `text` without building the value (the same errors), for text that
+/// would be parsed only to be dropped. `object`: true when the document is a JSON object.
+Result<void> ValidateJson(std::string_view text, bool* object = nullptr);
+
 }  // namespace agentctx

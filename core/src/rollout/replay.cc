@@ -36,6 +36,42 @@ bool IsRolloutLineType(std::string_view type) {
          type == "token_usage_record";
 }
 
+// A line only a rollout has (see replay.h, "Not a rollout"): a rollout line type, the older
+// Codex layout's header ({id, timestamp, …} without `type`) or `record_type` lines, or a bare
+// response item of that layout.
+bool IsKnownRolloutLine(const RolloutRecord& record) {
+  std::string_view type = record.type();
+  if (IsRolloutLineType(type) || record.line.Find("record_type") != nullptr) return true;
+  if (type.empty()) {
+    return record.line.GetString("id").has_value() &&
+           record.line.GetString("timestamp").has_value();
+  }
+  if (type == "message") return record.line.GetString("role").has_value();
+  return type == "reasoning" || type == "compaction" || type.ends_with("_call") ||
+         type.ends_with("_call_output");
+}
+
+// An event_msg line replay ignores (any event but token_count, cache_report, cache_diagnosis,
+// context_edit and thread_settings_applied), told by its first bytes in the writers' key order
+// ({"timestamp":…,"type":"event_msg","payload":{"type":<kind>…): it is checked, not built. Any
+// other shape (another key order, an escaped kind) is parsed in full.
+bool IsIgnoredEventLine(std::string_view line) {
+  constexpr std::string_view kStart = R"({"timestamp":")";
+  constexpr std::string_view kEvent = R"(,"type":"event_msg","payload":{"type":")";
+  if (line.substr(0, kStart.size()) != kStart) return false;
+  const std::size_t stamp_end = line.find('"', kStart.size());
+  if (stamp_end == std::string_view::npos) return false;
+  std::string_view rest = line.substr(stamp_end + 1);
+  if (rest.substr(0, kEvent.size()) != kEvent) return false;
+  rest.remove_prefix(kEvent.size());
+  const std::size_t kind_end = rest.find('"');
+  if (kind_end == std::string_view::npos) return false;
+  const std::string_view kind = rest.substr(0, kind_end);
+  return kind.find('\\') == std::string_view::npos && kind != "token_count" &&
+         kind != "cache_report" && kind != "cache_diagnosis" && kind != "context_edit" &&
+         kind != "thread_settings_applied";
+}
+
 JsonValue Num(std::uint64_t v) { return JsonValue::Int(static_cast<std::int64_t>(v)); }
 
 // The request bodies of a dump: each distinct item once, requests as ranges of item indexes.
@@ -96,12 +132,17 @@ struct Dump {
 class Replayer {
  public:
   Replayer(const ReplayOptions& options, const CompactionRebuilder* rebuilder,
-           const ParsedRollout& parsed, Dump* dump)
-      : options_(options), rebuilder_(rebuilder), parsed_(parsed), usage_(parsed), dump_(dump) {}
+           std::string_view text, Dump* dump)
+      : options_(options),
+        rebuilder_(rebuilder),
+        text_(text),
+        usage_(UsageReader::HasUsageRecords(text)),
+        dump_(dump) {}
 
-  JsonValue Run();
+  Result<JsonValue> Run();
 
  private:
+  void OnRecord(const RolloutRecord& record);
   void OnSessionMeta(const JsonValue& payload);
   bool RecordsUpdatePlanCall() const;
   void AddItem(const JsonValue& raw, const JsonValue* metadata, const RolloutRecord& record);
@@ -123,7 +164,10 @@ class Replayer {
 
   const ReplayOptions& options_;
   const CompactionRebuilder* rebuilder_;
-  const ParsedRollout& parsed_;
+  std::string_view text_;  // the rollout, read one line at a time (ForEachRolloutRecord)
+  std::vector<Warning> line_warnings_;
+  std::uint64_t known_lines_ = 0;  // lines only a rollout has (IsKnownRolloutLine)
+  std::uint64_t built_lines_ = 0;  // lines parsed and visited (the others: IsIgnoredEventLine)
   UsageReader usage_;
   Dump* dump_;
 
@@ -131,6 +175,9 @@ class Replayer {
   std::optional<std::string> cli_version_;
   bool meta_seen_ = false;
   std::string model_;
+  // The provider of the latest turn_context (`provider`; absent: responses, as the writer omits
+  // it and Codex only speaks Responses).
+  std::string provider_ = "responses";
   std::optional<std::string> base_text_;
   bool base_as_developer_ = false;
   std::string instructions_bytes_;  // a JSON string literal, or empty
@@ -189,21 +236,23 @@ void Replayer::OnSessionMeta(const JsonValue& payload) {
 }
 
 bool Replayer::RecordsUpdatePlanCall() const {
-  for (const RolloutRecord& record : parsed_.records) {
+  // Looks ahead: only the lines that mention the tool are parsed.
+  bool found = false;
+  ForEachRolloutLineContaining(text_, "update_plan", [&found](const RolloutRecord& record) {
     const JsonValue* payload = record.payload();
-    if (payload != nullptr && record.type() == "response_item" &&
-        payload->GetString("type").value_or("") == "function_call" &&
-        payload->GetString("name").value_or("") == "update_plan") {
-      return true;
-    }
-  }
-  return false;
+    found = payload != nullptr && record.type() == "response_item" &&
+            payload->GetString("type").value_or("") == "function_call" &&
+            payload->GetString("name").value_or("") == "update_plan";
+    return !found;
+  });
+  return found;
 }
 
 void Replayer::Reconstruct(const RolloutRecord& record, std::optional<std::int64_t> time) {
   // One request before each maximal run of model-output items (replay.h, step 2).
   std::vector<PromptItem> input = ForPrompt(history_, true, &prompt_cache_);
   PromptSegments segments;
+  segments.provider = provider_;
   segments.model = model_;
   segments.cache_key = session_id_ ? std::string_view(*session_id_) : std::string_view();
   segments.instructions_bytes = instructions_bytes_;
@@ -255,6 +304,17 @@ void Replayer::UseRecordedReport(CacheReport* report) {
     std::optional<std::int64_t> v = r.GetInt(key);
     return v && *v > 0 ? static_cast<std::uint64_t>(*v) : 0;
   };
+  const JsonValue* recorded_break = r.Find("break");
+  const bool had_predecessor = get("max_reuse_bp") > 0 || get("shared_prefix_bytes") > 0 ||
+                               (recorded_break != nullptr && recorded_break->is_object());
+  if (!had_predecessor && report->max_shared_prefix_bytes > 0) {
+    // The session compared this request with nothing (a resume by a version that did not seed
+    // its explainer) while the replay has its predecessor: the reconstruction tells more (a
+    // model change at the resume), so it stands.
+    recorded_prev_bytes_ = get("prompt_bytes");
+    recorded_report_.reset();
+    return;
+  }
   report->prompt_bytes = get("prompt_bytes");
   report->prompt_tokens = get("prompt_tokens");
   report->shared_prefix_bytes = get("shared_prefix_bytes");
@@ -387,55 +447,74 @@ void Replayer::OnUsage(const ReplayUsage& usage, const RolloutRecord& record,
   PushUsageOnly(usage, record.line_number, time);
 }
 
-JsonValue Replayer::Run() {
-  for (const RolloutRecord& record : parsed_.records) {
-    std::string_view type = record.type();
-    const JsonValue* payload = record.payload();
-    std::optional<std::int64_t> time =
-        ParseTimestamp(record.line.GetString("timestamp").value_or(""));
-    if (std::optional<ReplayUsage> u =
-            usage_.Read(record, session_id_ ? std::string_view(*session_id_) : "")) {
-      OnUsage(*u, record, time);
-      continue;
-    }
-    if (payload == nullptr) {
-      // The older Codex layout: a header without `type`, bare items, `record_type` lines.
-      if (record.line.Find("record_type") != nullptr) continue;
-      if (type.empty()) {
-        if (auto id = record.line.GetString("id"); id && !session_id_) {
-          session_id_ = std::string(*id);
-        }
-      } else if (!IsRolloutLineType(type)) {
-        AddItem(record.line, nullptr, record);
+void Replayer::OnRecord(const RolloutRecord& record) {
+  ++built_lines_;
+  if (IsKnownRolloutLine(record)) ++known_lines_;
+  std::string_view type = record.type();
+  const JsonValue* payload = record.payload();
+  std::optional<std::int64_t> time =
+      ParseTimestamp(record.line.GetString("timestamp").value_or(""));
+  if (std::optional<ReplayUsage> u =
+          usage_.Read(record, session_id_ ? std::string_view(*session_id_) : "")) {
+    OnUsage(*u, record, time);
+    return;
+  }
+  if (payload == nullptr) {
+    // The older Codex layout: a header without `type`, bare items, `record_type` lines.
+    if (record.line.Find("record_type") != nullptr) return;
+    if (type.empty()) {
+      if (auto id = record.line.GetString("id"); id && !session_id_) {
+        session_id_ = std::string(*id);
       }
-      continue;
+    } else if (!IsRolloutLineType(type)) {
+      AddItem(record.line, nullptr, record);
     }
-    if (type == "session_meta") {
-      OnSessionMeta(*payload);
-      if (time) last_input_ms_ = time;
-    } else if (type == "response_item") {
-      AddItem(*payload, record.line.Find("metadata"), record);
-    } else if (type == "turn_context") {
-      if (auto m = payload->GetString("model")) model_ = std::string(*m);
-      if (time) last_input_ms_ = time;
-    } else if (type == "compacted") {
-      OnCompacted(*payload);
-      if (time) last_input_ms_ = time;
-    } else if (type == "world_state") {
-      if (time) last_input_ms_ = time;
-    } else if (record.event_type() == "cache_report") {
-      DropRecordedReport();
-      recorded_report_ = *payload;
-    } else if (record.event_type() == "cache_diagnosis" && payload->Find("verdict") != nullptr) {
-      recorded_diagnosis_ = *payload;
-    } else if (record.event_type() == "context_edit") {
-      recorded_context_edit_ = true;
-    } else if (record.event_type() == "thread_settings_applied") {
-      const JsonValue* settings = payload->Find("thread_settings");
-      if (auto m = settings != nullptr ? settings->GetString("model") : std::nullopt) {
-        model_ = std::string(*m);
-      }
+    return;
+  }
+  if (type == "session_meta") {
+    OnSessionMeta(*payload);
+    if (time) last_input_ms_ = time;
+  } else if (type == "response_item") {
+    AddItem(*payload, record.line.Find("metadata"), record);
+  } else if (type == "turn_context") {
+    if (auto m = payload->GetString("model")) model_ = std::string(*m);
+    provider_ = std::string(payload->GetString("provider").value_or("responses"));
+    if (time) last_input_ms_ = time;
+  } else if (type == "compacted") {
+    OnCompacted(*payload);
+    if (time) last_input_ms_ = time;
+  } else if (type == "world_state") {
+    if (time) last_input_ms_ = time;
+  } else if (record.event_type() == "cache_report") {
+    DropRecordedReport();
+    recorded_report_ = *payload;
+  } else if (record.event_type() == "cache_diagnosis" && payload->Find("verdict") != nullptr) {
+    recorded_diagnosis_ = *payload;
+  } else if (record.event_type() == "context_edit") {
+    recorded_context_edit_ = true;
+  } else if (record.event_type() == "thread_settings_applied") {
+    const JsonValue* settings = payload->Find("thread_settings");
+    if (auto m = settings != nullptr ? settings->GetString("model") : std::nullopt) {
+      model_ = std::string(*m);
     }
+  }
+}
+
+Result<JsonValue> Replayer::Run() {
+  ACTX_TRY(const std::uint64_t lines,
+           ForEachRolloutRecord(
+               text_, [this](RolloutRecord&& record) { OnRecord(record); }, &line_warnings_,
+               kMaxRolloutLineBytes, IsIgnoredEventLine));
+  known_lines_ += lines - built_lines_;  // the ignored event_msg lines
+  if (known_lines_ == 0) {
+    return Fail(ErrorCode::kInvalidInput,
+                lines == 0
+                    ? std::string("not a rollout: the file has no JSON line")
+                    : "not a rollout: " +
+                          (lines == 1 ? std::string("its one JSON line is not")
+                                      : "none of its " + std::to_string(lines) + " JSON lines is") +
+                          " a rollout line (session_meta, response_item, turn_context, "
+                          "event_msg, …) or a Codex session item");
   }
   FlushPending();
   // A rollout of a model that bills writes at OpenAI (GPT-5.6+) is priced by OpenAI's rule.
@@ -455,13 +534,13 @@ JsonValue Replayer::Run() {
     request_list.Push(ReplayRequestJson(r, pricing));
   }
   JsonValue warnings = JsonValue::Array();
-  std::vector<Warning> all = parsed_.warnings;
+  std::vector<Warning> all = std::move(line_warnings_);
   all.insert(all.end(), usage_.warnings().begin(), usage_.warnings().end());
   for (const Warning& w : all) warnings.Push(WarningJson(w));
   JsonValue out = JsonValue::Object();
   out.Set("session_id", session_id_ ? JsonValue::String(*session_id_) : JsonValue());
   out.Set("cli_version", cli_version_ ? JsonValue::String(*cli_version_) : JsonValue());
-  out.Set("lines", Num(parsed_.records.size()));
+  out.Set("lines", Num(lines));
   out.Set("warnings", std::move(warnings));
   out.Set("summary", ReplaySummaryJson(requests_, facts_, options_, pricing));
   out.Set("requests", std::move(request_list));
@@ -470,8 +549,7 @@ JsonValue Replayer::Run() {
 
 Result<JsonValue> Run(std::string_view text, const ReplayOptions& options,
                       const CompactionRebuilder* rebuilder, Dump* dump) {
-  ACTX_TRY(ParsedRollout parsed, ParseRollout(text));
-  return Replayer(options, rebuilder, parsed, dump).Run();
+  return Replayer(options, rebuilder, text, dump).Run();
 }
 
 }  // namespace

@@ -2,8 +2,10 @@
 // Replay analysis of agentctx and real Codex rollouts (docs/replay.md): reconstructs the requests
 // a rollout implies, matches each to the usage the provider reported for it (once), and explains
 // every uncached input token by a cause.
-// Algorithm (one pass over the lines of ParseRollout, which already tolerates unknown fields
-// such as `ordinal`, `metadata`, `inter_agent_communication*`, `security_risk_score`):
+// Algorithm (one pass over the lines, read one at a time by ForEachRolloutRecord with the rules
+// of ParseRollout, which already tolerates unknown fields such as `ordinal`, `metadata`,
+// `inter_agent_communication*`, `security_risk_score`; event_msg lines of a kind replay ignores
+// are checked but never built, so a rollout of many small events costs little):
 //  1. Items: `response_item` payloads, and — for the older Codex layout (a `{id,timestamp,…}`
 //     header, then bare items, CRLF) — any line without `payload` whose `type` is not a rollout
 //     line type (`{"record_type":…}` lines are skipped). Items are kept as recorded (compact
@@ -12,15 +14,18 @@
 //  2. Model-output items are `reasoning`, assistant `message` and `*_call`. Before each maximal
 //     run of them (a run ends at any other item or at a `compacted` line) one request is
 //     reconstructed: input = for_prompt(history so far) (images kept), model = the latest
-//     `turn_context.model` or `thread_settings_applied` model ("" before any), cache key = the
-//     session id. Instructions (replay_layout.h): `session_meta.base_instructions` as the
-//     `instructions` field before Codex 0.169, as the first developer message from 0.169 on
-//     (with the text and id that CLI sends: catalog text without its update_plan guidance
-//     unless the rollout records an update_plan call, a UUIDv5 id; consecutive context
-//     fragments of one role are also bundled into one message); none for older layouts.
-//     Tools are never recorded (empty segment). An agentctx rollout's `cache_report` line (the
-//     session's own cache report, which saw the instructions and tools) replaces the
-//     reconstructed report of the next request.
+//     `turn_context.model` or `thread_settings_applied` model ("" before any), provider = the
+//     latest `turn_context.provider` (absent: responses), cache key = the session id. Instructions
+//     (replay_layout.h): `session_meta.base_instructions` as the `instructions` field before Codex
+//     0.169, as the first developer message from 0.169 on (with the text and id that CLI sends:
+//     catalog text without its update_plan guidance unless the rollout records an update_plan call,
+//     a UUIDv5 id; consecutive context fragments of one role are also bundled into one message);
+//     none for older layouts. Tools are never recorded (empty segment). An agentctx rollout's
+//     `cache_report` line (the session's own cache report, which saw the instructions and tools)
+//     replaces the reconstructed report of the next request — unless the session compared that
+//     request with nothing (no break, no reuse: a resume by a version that did not seed its
+//     explainer) while the replay has a predecessor: then the reconstruction stands (it names a
+//     model change at the resume).
 //  3. `compacted` replaces history by its `replacement_history` (origin `compaction`); without
 //     one, by `rebuilder(history, message)`, or with no rebuilder by one user message holding
 //     `message` (counted in `unrebuilt_compactions`); the explainer is told (NoteCompaction).
@@ -34,6 +39,9 @@
 //     request takes (a compaction request, a response with no recorded output) becomes a
 //     usage-only request (`reconstructed: false`).
 //  5. Causes (replay_causes.h) for every request with usage.
+// Not a rollout: a text none of whose lines is a rollout line (a rollout line type, the older
+// layout's header, `record_type` line or bare response item) — empty, another JSON file, text —
+// is refused with kInvalidInput ("not a rollout: …"), never reported as an empty session.
 // Output (key order fixed): {"session_id":S|null,"cli_version":V|null,"lines":N,
 //  "warnings":[{code,message}],"summary":{…},"requests":[{…}]} — replay_causes.h lists the
 //  summary and request keys. `lines` counts the valid lines read; a request's `line` is the
@@ -82,7 +90,8 @@ struct ReplayOptions {
 /// (integer ≥ 0). Absent keys keep the defaults. Errors: kInvalidInput naming the key.
 Result<ReplayOptions> ReplayOptionsFromJson(const JsonValue& input);
 
-/// The replay report of `rollout_text` (see above). Errors: kRolloutCorrupt.
+/// The replay report of `rollout_text` (see above). Errors: kRolloutCorrupt, kInvalidInput (not
+/// a rollout).
 Result<JsonValue> ReplayReport(std::string_view rollout_text, const ReplayOptions& options,
                                const CompactionRebuilder* rebuilder = nullptr);
 /// ReplayReport with the default options.
@@ -93,7 +102,7 @@ Result<JsonValue> ReplayReport(std::string_view rollout_text,
 /// {"items":[item JSON text…],"requests":[{"request_id","model","instructions"?,
 /// "input":[[first,end)…]}]}} — the dump (with options.dump_requests) lists each distinct item
 /// once; a request's input is the concatenation of the item ranges it names, in order.
-/// Errors: kRolloutCorrupt.
+/// Errors: kRolloutCorrupt, kInvalidInput (not a rollout).
 Result<JsonValue> RolloutInspect(std::string_view rollout_text, const ReplayOptions& options);
 
 /// True for the model-output items (step 2 above): reasoning, assistant message, `*_call`.

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "provider/cache/cache_diagnosis.h"
+#include "provider/cache/miss_cause.h"
 #include "rollout/timestamp.h"
 
 namespace agentctx {
@@ -19,6 +20,8 @@ std::size_t CauseIndex(std::string_view name) {
   }
   return kReplayCauses.size() - 1;  // an unknown break reason counts as a server miss
 }
+
+std::size_t CauseIndex(ReplayCause cause) { return static_cast<std::size_t>(cause); }
 
 // The provider's cacheable part of a repeated prefix of `t` tokens: whole blocks of 128 from 1024,
 // or all of it for a cache that reads up to its marks.
@@ -119,7 +122,7 @@ void AttributeCauses(const ReplayOptions& options, CachePricing rule,
         const CacheBreak& b = *r.report.cache_break;
         std::uint64_t after = prev_input;
         std::uint64_t prev_bytes = r.report.max_shared_prefix_bytes;
-        bool namespace_change = b.reason == "model_changed" || b.reason == "cache_key_changed";
+        bool namespace_change = IsNamespaceChange(b.reason);
         if (!namespace_change && prev_bytes > 0) {
           std::uint64_t tail = prev_bytes - Min(r.report.shared_prefix_bytes, prev_bytes);
           after = prev_input * tail / prev_bytes;  // ≤ 10¹⁶ for any real session
@@ -132,21 +135,23 @@ void AttributeCauses(const ReplayOptions& options, CachePricing rule,
         r.client_lost = below ? 0 : Min(r.lost, ideal - expected);
         client = CauseIndex(b.reason);
         r.by_cause[*client] += r.client_lost;
+        if (b.reason == "provider_changed") {
+          // Another provider's cache: nothing was readable there (best possible 0).
+          r.ideal_tokens = 0;
+          r.predicted_tokens = 0;
+        }
       }
-      // Step 4: the rest.
+      // Step 4: the rest, by the rule every reader of usage shares (miss_cause.h).
       std::uint64_t rest = r.lost - r.client_lost;
       if (rest > 0) {
-        std::string_view why = "server_miss";
-        if (below) {
-          why = "below_minimum";
-        } else if (r.gap_ms && *r.gap_ms > options.ttl_ms) {
-          why = "idle_past_ttl";
-        } else if (r.gap_ms && *r.gap_ms < 0) {
-          why = "concurrent";
-        } else if (r.context_edited) {
-          why = "context_edited";
-        }
-        r.by_cause[CauseIndex(why)] += rest;
+        UnexplainedMiss miss;
+        miss.tokens = rest;
+        miss.below_minimum = below;
+        miss.gap_ms = r.gap_ms;
+        miss.ttl_ms = options.ttl_ms;
+        miss.context_edited = r.context_edited;
+        miss.block_tokens = CacheBlockTokens(rule);
+        r.by_cause[CauseIndex(ProviderSideCause(miss))] += rest;
       }
     }
     r.by_cause[kNewInput] += r.new_input;

@@ -8,20 +8,23 @@
 //     lost = max(0, ideal − C); new_input = U − lost (appended tokens, the previous response's
 //     output, and the sub-block remainder: never cacheable). So lost ≤ I_prev and
 //     predicted ≤ ideal ≤ I: no impossible number.
-//  3. A client-side change (the cache-explainer break of the reconstructed prompt: model_changed,
-//     cache_key_changed, instructions_changed, tools_changed, history_rewritten_by_compaction,
-//     item_edited) explains at most the tokens of the previous prompt after the break:
-//     after = I_prev for a namespace change, else I_prev · (|P_prev| − shared) / |P_prev|;
+//  3. A client-side change (the cache-explainer break of the reconstructed prompt:
+//     provider_changed, model_changed, cache_key_changed, instructions_changed, tools_changed,
+//     history_rewritten_by_compaction, item_edited) explains at most the tokens of the previous
+//     prompt after the break: after = I_prev for a namespace change (IsNamespaceChange), else
+//     I_prev · (|P_prev| − shared) / |P_prev|;
 //     before = min(I_prev − after, I); expected = before below the minimum, else
 //     Cacheable(before); client = min(lost, ideal − expected), or 0 below the minimum (nothing
 //     was cacheable whatever the client sent; ideal and predicted then count repeated tokens);
 //     predicted_cached_tokens = ideal − (ideal − expected) when there is a break, else ideal.
-//  4. The rest of lost (lost − client) gets the first of: `below_minimum` (raw < 1024: the
-//     previous prompt was never stored), `idle_past_ttl` (gap = sent − previous done > ttl),
-//     `concurrent` (gap < 0: sent before the previous response finished), `server_miss`
-//     (the prefix was intact and nothing explains it) — or, before it, `context_edited` when
-//     the session recorded that the provider cleared earlier tool uses of this request
-//     (`context_edit` line: Anthropic context editing changes the prompt after it is sent).
+//     After provider_changed the new provider's cache held nothing of the session: ideal and
+//     predicted are 0 (best possible 0) while the repeated tokens still count as lost, to it.
+//  4. The rest of lost (lost − client) gets ProviderSideCause (provider/cache/miss_cause.h, the
+//     rule shared with every reader of usage): `below_minimum` (raw < 1024: the previous prompt
+//     was never stored), `idle_past_ttl` (gap = sent − previous done > ttl), `concurrent`
+//     (gap < 0), `context_edited` (the session recorded that the provider cleared earlier tool
+//     uses of this request: a `context_edit` line), `block_rounding` (at most one cache block,
+//     128 tokens), else `server_miss` (more than a block of an intact prefix).
 //  5. cause = the cause with the most lost tokens (ties: kReplayCauses order), `new_input`
 //     when nothing was lost but some input was uncached, null when all was cached.
 // Σ over causes (new_input included) = U for every request, hence for the summary.
@@ -40,6 +43,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agentctx/wire_enums.h"
 #include "protocol/json_value.h"
 #include "provider/cache/cache_explainer.h"
 #include "provider/cache/cache_pricing.h"
@@ -47,15 +51,10 @@
 
 namespace agentctx {
 
-/// The causes in output order; index 0 is new_input, then the explainer's client-side reasons,
-/// then the provider-side causes.
-inline constexpr std::array<std::string_view, 12> kReplayCauses = {
-    "new_input",         "model_changed",
-    "cache_key_changed", "instructions_changed",
-    "tools_changed",     "history_rewritten_by_compaction",
-    "item_edited",       "context_edited",
-    "below_minimum",     "idle_past_ttl",
-    "concurrent",        "server_miss"};
+/// The causes in output order (ReplayCause, core/protocol.json); index 0 is new_input, then the
+/// explainer's client-side reasons, then the provider-side causes.
+inline constexpr std::array<std::string_view, WireTable<ReplayCause>::kValues.size()>
+    kReplayCauses = WireTable<ReplayCause>::kValues;
 
 /// The provider's cacheable minimum: a prompt under 1024 tokens is never cached.
 inline constexpr std::uint64_t kMinCacheableTokens = 1024;

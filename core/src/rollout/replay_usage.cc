@@ -50,13 +50,14 @@ ReplayUsage Minus(const ReplayUsage& a, const ReplayUsage& b) {
 
 }  // namespace
 
-UsageReader::UsageReader(const ParsedRollout& rollout) {
-  for (const RolloutRecord& record : rollout.records) {
-    if (record.type() == "token_usage_record") {
-      records_ = true;
-      break;
-    }
-  }
+bool UsageReader::HasUsageRecords(std::string_view rollout_text) {
+  bool found = false;
+  ForEachRolloutLineContaining(rollout_text, "token_usage_record",
+                               [&found](const RolloutRecord& record) {
+                                 found = record.type() == "token_usage_record";
+                                 return !found;
+                               });
+  return found;
 }
 
 std::string_view UsageReader::source() const {

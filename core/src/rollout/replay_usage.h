@@ -34,8 +34,12 @@ namespace agentctx {
 
 class UsageReader {
  public:
-  /// Picks the source (step 1) by scanning `rollout`.
-  explicit UsageReader(const ParsedRollout& rollout);
+  /// Step 1: `usage_records` = the rollout has a token_usage_record line (HasUsageRecords).
+  explicit UsageReader(bool usage_records) : records_(usage_records) {}
+
+  /// Whether `rollout_text` has a `token_usage_record` line (only the lines that mention it are
+  /// parsed).
+  static bool HasUsageRecords(std::string_view rollout_text);
 
   /// The usage of one response if `record` reports a new one (steps 2–3), else nullopt.
   /// `session_id` filters records of other threads ("" = unknown: no filter).

@@ -17,11 +17,14 @@
 //     (an unanswered call it leaves behind gets `aborted`, as for_prompt pairs every call).
 //  3. Nothing is interpreted here: unknown types and fields are kept in the record and
 //     ignored by the consumers (resume_state.h, replay.h).
+// ForEachRolloutRecord applies the same rules one line at a time and keeps none of them (the
+// replay's single pass: its memory is the text and one parsed line, not every parsed line).
 // Invariants: pure; never aborts on bad input.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -58,5 +61,21 @@ struct ParsedRollout {
 Result<ParsedRollout> ParseRollout(std::string_view text);
 /// The same with another line limit (tests).
 Result<ParsedRollout> ParseRollout(std::string_view text, std::size_t max_line_bytes);
+
+/// The rules above one line at a time: `visit` gets each valid line in order (the record is the
+/// visitor's to keep or drop); warnings are appended to `*warnings` as ParseRollout lists them.
+/// Returns the number of valid lines. A corrupt line stops the pass with kRolloutCorrupt after
+/// the lines before it were visited. A line for which `validate_only` (when set) returns true
+/// is checked by the same rules but not built nor visited (a line the caller would drop).
+Result<std::uint64_t> ForEachRolloutRecord(
+    std::string_view text, const std::function<void(RolloutRecord&&)>& visit,
+    std::vector<Warning>* warnings, std::size_t max_line_bytes = kMaxRolloutLineBytes,
+    const std::function<bool(std::string_view line)>& validate_only = {});
+
+/// Each valid line whose bytes contain `needle`, parsed (a cheap pre-scan for a rare line type:
+/// the other lines are never parsed). Invalid lines are skipped silently (the full pass reports
+/// them). `visit` returns false to stop.
+void ForEachRolloutLineContaining(std::string_view text, std::string_view needle,
+                                  const std::function<bool(const RolloutRecord&)>& visit);
 
 }  // namespace agentctx

@@ -45,6 +45,8 @@ export interface SessionConfig {
   compaction?: CompactionConfig;
   /** Ours: a turn past this many steps ends with warning `step_limit`. [64] */
   max_steps_per_turn?: number;
+  /** Ours: the most bytes the recorded history may hold (its items as serialised; 256 MiB). A response or a submit that would pass it fails with `session_too_large`; history is kept and the session stays usable (compact it, or start a new one). [268435456] */
+  max_history_bytes?: number;
   /** Ours, opt-in: the `update_plan` tool and the `<task_frontier>` block (docs/task-frontier.md). */
   task_frontier?: TaskFrontierConfig;
   /** Ours, opt-in: a `<context_budget>` block when usage enters a new 10 % band (docs/context-budget.md). */

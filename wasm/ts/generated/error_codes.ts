@@ -19,6 +19,7 @@ export type ErrorCode =
   | "invalid_state"
   | "rollout_corrupt"
   | "agents_md_load_failed"
+  | "session_too_large"
   | "context_window_exceeded"
   | "quota_exceeded"
   | "usage_not_included"
@@ -53,6 +54,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   "invalid_state",
   "rollout_corrupt",
   "agents_md_load_failed",
+  "session_too_large",
   "context_window_exceeded",
   "quota_exceeded",
   "usage_not_included",
@@ -88,6 +90,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   invalid_state: "the call is not valid in the session's state",
   rollout_corrupt: "a rollout line other than the last is invalid",
   agents_md_load_failed: "AGENTS.md could not be loaded",
+  session_too_large: "the history would pass `max_history_bytes`; nothing was recorded, compact or start a new session",
   context_window_exceeded: "the prompt is larger than the model's window",
   quota_exceeded: "the account's quota is used up",
   usage_not_included: "the plan does not include this usage",

@@ -139,11 +139,29 @@ export type ChatDeveloperRole =
 export type CacheBreakReason =
   | "model_changed"
   | "cache_key_changed"
+  | "provider_changed"
   | "instructions_changed"
   | "tools_changed"
   | "history_rewritten_by_compaction"
   | "item_edited"
   | "context_edited";
+
+/** Why uncached input tokens were not cached (`rollout.inspect`: a request's `cause` and the keys of `lost_tokens_by_cause`; docs/replay.md), in report order: new input, the client-side break reasons, then the provider-side causes. */
+export type ReplayCause =
+  | "new_input"
+  | "model_changed"
+  | "cache_key_changed"
+  | "provider_changed"
+  | "instructions_changed"
+  | "tools_changed"
+  | "history_rewritten_by_compaction"
+  | "item_edited"
+  | "context_edited"
+  | "below_minimum"
+  | "idle_past_ttl"
+  | "concurrent"
+  | "block_rounding"
+  | "server_miss";
 
 /** Every enum's values, in the order of the description. */
 export const ENUM_VALUES = {
@@ -168,7 +186,8 @@ export const ENUM_VALUES = {
   PrewarmMode: ["off", "auto"],
   OpenAiCacheTtl: ["30m", "12h"],
   ChatDeveloperRole: ["developer", "system"],
-  CacheBreakReason: ["model_changed", "cache_key_changed", "instructions_changed", "tools_changed", "history_rewritten_by_compaction", "item_edited", "context_edited"],
+  CacheBreakReason: ["model_changed", "cache_key_changed", "provider_changed", "instructions_changed", "tools_changed", "history_rewritten_by_compaction", "item_edited", "context_edited"],
+  ReplayCause: ["new_input", "model_changed", "cache_key_changed", "provider_changed", "instructions_changed", "tools_changed", "history_rewritten_by_compaction", "item_edited", "context_edited", "below_minimum", "idle_past_ttl", "concurrent", "block_rounding", "server_miss"],
 } as const;
 
 // Warning and error-effect codes
@@ -230,7 +249,7 @@ export const WARNING_CODES: readonly WarningCode[] = [
 /** One line per warning code: what it means. */
 export const WARNING_CODE_DOCS: Readonly<Record<WarningCode, string>> = {
   unknown_config_key: "a top-level config key agentctx does not know; ignored",
-  stale_delivery: "a delivery for an unknown or finished request, a superseded attempt or an unknown call id; ignored",
+  stale_delivery: "a delivery for an unknown or finished request (past the closing bytes of its stream, which carry no event), a superseded attempt or an unknown call id; ignored",
   unsupported_item: "an item (delivered, or in a rollout) agentctx cannot keep; dropped",
   sse_parse_error: "an SSE event whose data is not a JSON object; skipped",
   provider_feature_refused: "the endpoint refused a request parameter of a provider feature (HTTP 400 naming it): the feature is off for the rest of the session and the request is sent again without it",
@@ -258,6 +277,7 @@ export const WARNING_CODE_DOCS: Readonly<Record<WarningCode, string>> = {
 /** The codes an `error` effect carries. */
 export type ErrorEffectCode =
   | "agents_md_load_failed"
+  | "session_too_large"
   | "context_window_exceeded"
   | "quota_exceeded"
   | "usage_not_included"
@@ -272,6 +292,7 @@ export type ErrorEffectCode =
 
 export const ERROR_EFFECT_CODES: readonly ErrorEffectCode[] = [
   "agents_md_load_failed",
+  "session_too_large",
   "context_window_exceeded",
   "quota_exceeded",
   "usage_not_included",

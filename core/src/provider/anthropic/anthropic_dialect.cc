@@ -22,6 +22,7 @@ RenderedRequest AnthropicDialect::Render(AnthropicBodyBuilder* builder, const Bo
   const AnthropicCacheOptions cache = AnthropicCacheOptionsFor(p.model, options);
   RenderedRequest r;
   r.endpoint = endpoint();
+  r.segments.provider = ToWire(provider());
   r.segments.model = p.model;  // no cache_key: a Messages body carries none to change
   r.segments.settings = CacheSettingsOf(p, DiagnosisVocabulary::kAnthropic);
   r.segments.settings_outrank_input = false;  // its diagnostics name messages first

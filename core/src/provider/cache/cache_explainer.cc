@@ -83,12 +83,27 @@ JsonValue CacheReportToJson(const CacheReport& r) {
   return out;
 }
 
+void CacheExplainer::SeedPredecessor(std::string_view provider, std::string_view model,
+                                     std::uint64_t prompt_bytes) {
+  if (has_previous_) return;
+  has_previous_ = true;
+  seeded_only_ = true;
+  prev_provider_ = std::string(provider);
+  prev_model_ = std::string(model);
+  prev_bytes_ = prompt_bytes;
+}
+
 CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSegments& prompt) {
   // Step 1: prompt length and the raw common prefix with the previous prompt, segment-wise.
   const std::size_t new_count = SegmentCount(prompt);
   std::uint64_t prompt_bytes = 0;
   for (std::size_t k = 0; k < new_count; ++k) prompt_bytes += SegmentBytes(prompt, k).size();
 
+  const bool same_provider = prev_provider_ == prompt.provider;
+  if (seeded_only_ && same_provider && prev_model_ == prompt.model) {
+    has_previous_ = false;  // the same namespace, bytes unknown: explained as a first request
+  }
+  seeded_only_ = false;
   std::uint64_t raw_shared = 0;
   if (has_previous_) {
     std::size_t i = 0, j = 0, oi = 0, oj = 0;
@@ -117,7 +132,8 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
     }
   }
 
-  const bool same_model = has_previous_ && prev_model_ == prompt.model;
+  const bool provider_changed = has_previous_ && !same_provider;
+  const bool same_model = has_previous_ && same_provider && prev_model_ == prompt.model;
   const bool same_key = has_previous_ && prev_cache_key_ == prompt.cache_key;
   const std::string_view changed_setting =
       has_previous_ ? ChangedSetting(prev_settings_, prompt.settings) : std::string_view();
@@ -127,7 +143,8 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
   r.prompt_bytes = prompt_bytes;
   r.prompt_tokens = TokensForBytes(prompt_bytes);
   r.shared_prefix_bytes = (same_model && same_key && changed_setting.empty()) ? raw_shared : 0;
-  r.max_shared_prefix_bytes = has_previous_ ? prev_bytes_ : 0;
+  // Another provider's cache holds nothing of this session: the best possible reuse is 0.
+  r.max_shared_prefix_bytes = has_previous_ && !provider_changed ? prev_bytes_ : 0;
   r.reuse_bp = BasisPoints(r.shared_prefix_bytes, prompt_bytes);
   const std::uint64_t clamped_max = std::min(r.max_shared_prefix_bytes, prompt_bytes);
   r.max_reuse_bp = BasisPoints(clamped_max, prompt_bytes);
@@ -147,11 +164,18 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
     }
   }
 
-  if (r.shared_prefix_bytes < r.max_shared_prefix_bytes) {
+  if (provider_changed) {
+    r.predicted_cached_tokens = 0;  // a mark rule's read of the old provider's marks, if any
+    r.ideal_cached_tokens = 0;
+  }
+  if (r.shared_prefix_bytes < r.max_shared_prefix_bytes || provider_changed) {
     CacheBreak b;
     b.byte_offset = r.shared_prefix_bytes;
     b.lost_tokens = r.ideal_cached_tokens - r.predicted_cached_tokens;
-    if (!same_model) {
+    if (provider_changed) {
+      b.reason = "provider_changed";
+      b.section = "provider";
+    } else if (!same_model) {
       b.reason = "model_changed";
       b.section = "model";
     } else if (!same_key) {
@@ -205,6 +229,7 @@ CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSeg
   StoreMarks(prompt);
   Store(prompt, raw_shared);
   prev_bytes_ = prompt_bytes;
+  prev_provider_ = std::string(prompt.provider);
   prev_model_ = std::string(prompt.model);
   prev_cache_key_ = std::string(prompt.cache_key);
   prev_settings_.clear();

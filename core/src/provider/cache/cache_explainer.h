@@ -6,11 +6,15 @@
 // segments (never concatenated). For each request, in issue order, CacheExplainer compares P with
 // the previous request's prompt and reports:
 //   1. shared = longest common byte prefix (0 for the first request or another namespace
-//      (model, prompt_cache_key)); max_shared = |P_prev| (0 for the first request);
+//      (provider, model, prompt_cache_key)); max_shared = |P_prev| (0 for the first request, and
+//      for a request to another provider: each provider keeps its own cache, so the best
+//      possible reuse is 0);
 //   2. reuse_bp / max_reuse_bp (floored basis points), predicted / ideal cached tokens via
 //      Cacheable(floor(bytes / 4));
-//   3. a break iff shared < max_shared, its reason by first match: model_changed (section
-//      "model"), cache_key_changed (section "cache_key"), else by the segment of P_prev that holds
+//   3. a break iff shared < max_shared or the provider changed, its reason by first match:
+//      provider_changed (section "provider"; lost_tokens 0, since nothing was reusable),
+//      model_changed (section "model"), cache_key_changed (section "cache_key"), else by the
+//      segment of P_prev that holds
 //      byte `shared`: instructions_changed (section "instructions"), tools_changed (section
 //      "tools"; history_rewritten_by_compaction when a compaction came in between, since it
 //      rewrote everything after and, under `defer`, released the new tools),
@@ -22,7 +26,10 @@
 //      of the namespace: when one changed, nothing is shared and the reason is
 //      `<setting>_changed` (section "settings"), checked after a tools break and, where the
 //      provider says so (settings_outrank_input), before an instructions or item break.
-// The section names "model", "cache_key" and "instructions" are agentctx's own.
+// The section names "provider", "model", "cache_key" and "instructions" are agentctx's own.
+// A resumed session knows only the namespace and size of the request before the resume
+// (SeedPredecessor): against it a request names provider_changed or model_changed as above, and
+// is otherwise explained as a first request (its bytes are unknown).
 //
 // Provider anthropic (PromptSegments::breakpoints): Anthropic caches only up to its
 // `cache_control` marks, so the cached tokens follow the breakpoint plan instead of steps 1–2:
@@ -106,6 +113,8 @@ struct BreakpointRule {
 /// The prompt of one request, by segment. Views only: the caller keeps the bytes alive for the
 /// duration of the Explain() call; nothing is retained by reference.
 struct PromptSegments {
+  /// The provider (its wire name) the request goes to; each provider has its own cache.
+  std::string_view provider;
   std::string_view model;
   std::string_view cache_key;
   std::string_view instructions_bytes;  ///< a JSON string literal, or empty when omitted
@@ -129,8 +138,8 @@ struct PromptSegments {
 std::uint64_t BasisPoints(std::uint64_t part, std::uint64_t whole);
 
 struct CacheBreak {
-  std::string reason;   ///< model_changed | cache_key_changed | instructions_changed | …
-  std::string section;  ///< model | cache_key | instructions | tools | the item's origin
+  std::string reason;   ///< provider_changed | model_changed | cache_key_changed | …
+  std::string section;  ///< provider | model | cache_key | instructions | tools | item origin
   std::optional<std::uint64_t> item_index;
   std::uint64_t byte_offset = 0;  ///< = shared_prefix_bytes
   std::uint64_t lost_tokens = 0;  ///< ideal − predicted
@@ -178,6 +187,12 @@ class CacheExplainer {
  public:
   /// History was replaced (compaction) since the previous request.
   void NoteCompaction() { compaction_pending_ = true; }
+
+  /// A resumed session: the request before the resume went to `provider` and `model` with a
+  /// prompt of `prompt_bytes` (0 = unknown). Only a namespace change is explained against it.
+  /// Ignored once a request was explained.
+  void SeedPredecessor(std::string_view provider, std::string_view model,
+                       std::uint64_t prompt_bytes);
 
   /// Computes the report of the next request and makes `prompt` the predecessor. A retry of the
   /// same request must not call this again (it would compare the prompt with itself).
@@ -247,7 +262,9 @@ class CacheExplainer {
   JsonValue SummaryCostJson(const TypedPrices& prices, CachePricing current) const;
 
   bool has_previous_ = false;
+  bool seeded_only_ = false;  // the predecessor is SeedPredecessor's: namespace and size only
   bool compaction_pending_ = false;
+  std::string prev_provider_;
   std::string prev_model_;
   std::string prev_cache_key_;
   std::vector<std::pair<std::string, std::string>> prev_settings_;

@@ -10,6 +10,7 @@ RenderedRequest ChatDialect::Render(ChatBodyBuilder* builder, const BodyParams& 
                                     const std::vector<ItemSegment>& items) const {
   RenderedRequest r;
   r.endpoint = endpoint();
+  r.segments.provider = ToWire(provider());
   r.segments.model = p.model;  // no cache_key: a Chat body carries none to change
   r.segments.settings = CacheSettingsOf(p, DiagnosisVocabulary::kOpenAi);
   r.body = builder->Build(p, items, &r.segments);

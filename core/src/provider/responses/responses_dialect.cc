@@ -13,6 +13,7 @@ namespace {
 PromptSegments SegmentsOf(const BodyParams& p, std::string_view instructions_json,
                           const std::vector<ItemSegment>& items) {
   PromptSegments segments;
+  segments.provider = ToWire(Provider::kResponses);
   segments.model = p.model;
   // A body without the key has none to change.
   segments.cache_key = p.features(ProviderFeature::kPromptCacheKey) ? p.prompt_cache_key : "";

@@ -2,7 +2,8 @@
 // The playground's prompt-order body comparison (web/body_diff.js), without a browser: the
 // highlight starts where the cache-break explainer says the prompt first differs, in the
 // explainer's order (instructions, tools, conversation), whatever order the body's members are
-// written in; and the cost sentence of a series without usage (web/chart.js).
+// written in; the bytes not reused split into changed and unchanged-after-the-difference, with
+// the first differing byte located; and the cost sentence of a series without usage (web/chart.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -53,6 +54,62 @@ test('a model change reuses nothing; the first request is all new', () => {
   assert.equal(diff.reused, 0);
   assert.equal(promptDiff('', a, null).reused, 0);
   assert.equal(promptDiff('', a, null).freshFrom, 'instructions');
+});
+
+const changedText = (b, diff, changed) => diff.runs.filter((r) => r.kind === 'fresh' && r.changed === changed).map((r) => b.slice(r.start, r.end)).join('');
+
+test('a tools change: the first differing byte is in the tools; the re-sent conversation is unchanged, the new item changed', () => {
+  const before = body({ model: 'm', instructions: 'I', input: [msg('one')], tools: [tool('a')] });
+  const after = body({ model: 'm', instructions: 'I', input: [msg('one'), msg('two')], tools: [tool('a'), tool('b')] });
+  const diff = promptDiff(before, after, { break: { reason: 'tools_changed', section: 'tools' } });
+  // In body order the conversation comes first, but the first difference is the new tool.
+  assert.deepEqual(diff.bodyOrder, ['instructions', 'input', 'tools']);
+  assert.equal(after.slice(diff.firstDiff), `,${body(tool('b'))}]}`);
+  const first = diff.runs.filter((r) => r.first);
+  assert.equal(first.length, 1);
+  assert.equal(first[0].start, diff.firstDiff);
+  assert.equal(first[0].changed, true);
+  assert.equal(changedText(after, diff, true), `,${body(msg('two'))},${body(tool('b'))}`);
+  assert.equal(changedText(after, diff, false), `[${body(msg('one'))}]]`);
+});
+
+test('Anthropic, a tool removed mid-array: compared tools → system → messages; what follows the change is re-sent', () => {
+  const before = body({ model: 'm', system: 'S', tools: [tool('a'), tool('b'), tool('c')], messages: [msg('x')] });
+  const after = body({ model: 'm', system: 'S', tools: [tool('a'), tool('c')], messages: [msg('x')] });
+  const diff = promptDiff(before, after, { break: { reason: 'tools_changed', section: 'tools' } });
+  assert.deepEqual(diff.bodyOrder, ['instructions', 'tools', 'input']);
+  // Anthropic's cache reads the tools before the system prompt.
+  assert.deepEqual(diff.readOrder, ['tools', 'instructions', 'input']);
+  // The bytes agree up to the removed tool's name: "a", then "b" became "c".
+  assert.ok(after.slice(diff.firstDiff).startsWith('c"}]'), after.slice(diff.firstDiff));
+  // Only the element holding the first difference counts as changed; the system prompt (after
+  // the tools in Anthropic's order) and the messages are re-sent.
+  assert.equal(changedText(after, diff, true), 'c"}');
+  assert.equal(changedText(after, diff, false), `"S"][${body(msg('x'))}]`);
+});
+
+test('an appended item equal to an older one is still changed (aligned by position, not by membership)', () => {
+  const before = body({ model: 'm', instructions: 'I', input: [msg('hi'), msg('x')], tools: [tool('a')] });
+  const after = body({ model: 'm', instructions: 'I', input: [msg('hi'), msg('x'), msg('hi')], tools: [tool('a'), tool('b')] });
+  const diff = promptDiff(before, after, { break: { reason: 'tools_changed', section: 'tools' } });
+  assert.equal(changedText(after, diff, true), `,${body(msg('hi'))},${body(tool('b'))}`);
+});
+
+test('a model change: the first difference is the model value, every prompt byte re-sent unchanged', () => {
+  const a = body({ model: 'm1', instructions: 'I', input: [msg('x')], tools: [] });
+  const b = body({ model: 'm2', instructions: 'I', input: [msg('x')], tools: [] });
+  const diff = promptDiff(a, b, { break: { reason: 'model_changed', section: 'model' } });
+  assert.equal(b.slice(diff.firstDiff, diff.firstDiff + 4), '"m2"');
+  assert.equal(changedText(b, diff, true), '');
+  assert.ok(diff.runs.some((r) => r.kind === 'plain' && r.changed && r.first));
+});
+
+test('a string part: only the middle between the common prefix and suffix is changed', () => {
+  const a = body({ model: 'm', instructions: 'You are helpful. Rule A. End.', input: [msg('x')] });
+  const b = body({ model: 'm', instructions: 'You are helpful. Rule B. End.', input: [msg('x')] });
+  const diff = promptDiff(a, b, { break: { reason: 'instructions_changed', section: 'instructions' } });
+  assert.equal(changedText(b, diff, true), 'B');
+  assert.equal(b.slice(diff.firstDiff, diff.firstDiff + 1), 'B');
 });
 
 test('a body that is not a JSON object is compared byte by byte', () => {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // npm-pack smoke test: `npm run pack` (scripts/pack.mjs) packs the built package, the tarball is
 // installed into an empty project in a temporary directory outside the repository (no network:
-// the package has no dependencies), then, as a user:
+// the package has no dependencies; the tarball carries README.md and the repository's LICENSE),
+// then, as a user:
 //  1. the README's package example (between its package-example markers), verbatim, in Node:
 //     it prints what its trailing comment says;
 //  2. one scripted mock turn in Node (runTurn + mockModelClient, a memory FileSystem);
@@ -136,9 +137,12 @@ test('npm run pack -> install -> README example and a turn in Node, tsc --strict
     const tarball = stdout.trim();
     assert.equal(dirname(tarball), tmp);
     const packed = (await run('tar', ['-tzf', tarball])).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-    for (const f of ['dist/index.js', 'dist/index.node.js', 'dist/agentctx.wasm', 'dist/agentctx.mjs', 'dist/driver.d.ts', 'dist/protocol.d.ts', 'dist/wasi/cli.js', 'package.json']) {
+    for (const f of ['dist/index.js', 'dist/index.node.js', 'dist/agentctx.wasm', 'dist/agentctx.mjs', 'dist/driver.d.ts', 'dist/protocol.d.ts', 'dist/wasi/cli.js', 'package.json', 'README.md', 'LICENSE']) {
       assert.ok(packed.includes(f), `the tarball lacks ${f}`);
     }
+    const license = (await run('tar', ['-xzOf', tarball, 'package/LICENSE'])).stdout;
+    assert.equal(license, readFileSync(join(repo, 'LICENSE'), 'utf8'));
+    assert.match(license, /^MIT License\n/);
     assert.ok(!packed.some((f) => f.startsWith('ts/') || f.startsWith('test/') || f.startsWith('src/')), packed.join(', '));
 
     const project = join(tmp, 'project');

@@ -32,12 +32,12 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 /** The text of every run of one kind in the byte view, joined. */
 const runs = (page, selector) => page.$$eval(`#request-body ${selector}`, (nodes) => nodes.map((n) => n.textContent).join(''));
 
-/** For each highlighted (not reused) run of the byte view: the body text before it. */
-const beforeEachFresh = (page) => page.$eval('#request-body', (pre) => {
+/** For each run of the byte view highlighted as changed: the body text before it. */
+const beforeEachChanged = (page) => page.$eval('#request-body', (pre) => {
   const out = [];
   let text = '';
   for (const node of pre.childNodes) {
-    if (node.matches?.('mark.fresh')) out.push(text);
+    if (node.matches?.('mark.fresh.changed')) out.push(text);
     text += node.textContent;
   }
   return out;
@@ -107,7 +107,7 @@ test('playground views agree with each other and with the engine', { timeout: 42
       assert.equal(await page.getAttribute('#request-body', 'data-fresh-from'), 'tools');
       // The body lists the tools after the input: one highlighted run starts inside the tools
       // array, after its unchanged (reused) start.
-      const inTools = (await beforeEachFresh(page)).filter((before) => before.lastIndexOf('"tools":[') > before.lastIndexOf('"input":['));
+      const inTools = (await beforeEachChanged(page)).filter((before) => before.lastIndexOf('"tools":[') > before.lastIndexOf('"input":['));
       assert.equal(inTools.length, 1, 'no highlight starts in the tools');
       assert.ok((await runs(page, 'span.reused')).includes('[{"type":"function","name":"read_file"'));
       // The conversation comes after the tools in the prompt: none of it is reused, not even

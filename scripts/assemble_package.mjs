@@ -9,7 +9,9 @@
 //     its `import 'agentctx'` resolves by package self-reference, so step 3 comes first);
 //     then makes dist/wasi/cli.js executable and links node_modules/.bin/agentctx to it;
 //  5. checks the size budget: the Embind .wasm + .mjs ≤ 300 KB (300 000 bytes) gzip
-//     (cmake/Emscripten.cmake says which modules are compiled -Oz to keep it).
+//     (cmake/Emscripten.cmake says which modules are compiled -Oz to keep it);
+//  6. copies the repository's LICENSE to wasm/LICENSE (git-ignored), so the tarball carries it
+//     beside wasm/README.md.
 import {
   chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync,
 } from 'node:fs';
@@ -109,4 +111,7 @@ function linkBin() {
 // 5: size budget.
 const gz = gzipSync(readFileSync(join(dist, 'agentctx.wasm'))).length + gzipSync(readFileSync(join(dist, 'agentctx.mjs'))).length;
 if (gz > SIZE_BUDGET_GZIP) fail(`agentctx.wasm + agentctx.mjs are ${gz} bytes gzip, over the ${SIZE_BUDGET_GZIP} budget`);
+// 6: the license travels with the package (npm packs only files under wasm/).
+copyFileSync(join(root, 'LICENSE'), join(root, 'wasm/LICENSE'));
+
 console.log(`assemble_package: wasm/dist ready (Embind module ${(gz / 1000).toFixed(1)} KB gzip of ${SIZE_BUDGET_GZIP / 1000} KB)`);

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dest = resolve(process.env.INIT_CWD ?? process.cwd(), process.argv[2] ?? '.');
 
-for (const file of ['wasm/dist/index.js', 'wasm/dist/agentctx.wasm', 'wasm/dist/wasi/cli.js']) {
+for (const file of ['wasm/dist/index.js', 'wasm/dist/agentctx.wasm', 'wasm/dist/wasi/cli.js', 'wasm/README.md', 'wasm/LICENSE']) {
   if (!existsSync(join(root, file))) {
     console.error(`pack: ${file} is missing: build the package first (npm run build)`);
     process.exit(1);

@@ -5,7 +5,8 @@
 // (the one every view shows, with the requests that are not bars); a running
 // cost estimate with editable per-million prices (example defaults) under each request's
 // provider rule (chart.js; labelled), and the session's cache_summary (the explainer's totals,
-// breaks by reason, and the engine's cost at the typed prices by the session's provider rule).
+// breaks by reason, and the engine's cost at the typed prices by the session's provider rule);
+// then the provider side: the next request's breakpoint plan, prewarms, the last cold cache.
 import { costText, pricingRule, pricingRuleText, renderChart } from './chart.js';
 import { $, el, facts, fmt, pct } from './util.js';
 
@@ -110,7 +111,46 @@ function render() {
         `input predicted $${cost.predicted_input_usd.toFixed(4)}, reported $${cost.reported.input_usd.toFixed(4)}; ` +
         `with output $${cost.reported.total_usd.toFixed(4)}`]]),
     ]));
+  $('provider-side').replaceChildren(...providerSide());
   $('cache-summary').dataset.pricing = cost?.pricing ?? '';
+}
+
+const describeBreakpoint = (b) => (b.placed
+  ? `${b.at} ✓ ${[b.ttl, `at ${fmt(b.prefix_tokens)} tokens`].filter(Boolean).join(' ')}`
+  : `${b.at} ✗ ${b.reason}`);
+
+/**
+ * What the provider side did and will do: the next request's breakpoint plan (`inspect
+ * {"format":"breakpoints"}`, sessions with planned marks), the prewarm requests and what they
+ * wrote, and the last cold-cache estimate (the requests themselves are in the Requests view).
+ */
+function providerSide() {
+  const rows = [];
+  const planned = app.requests.some((r) => Array.isArray(r.report?.breakpoints)) || app.provider() === 'anthropic';
+  if (planned) {
+    let plan = null;
+    try {
+      plan = app.session.call('inspect', { format: 'breakpoints' });
+    } catch {
+      plan = null;  // a provider without a plan
+    }
+    if (Array.isArray(plan?.breakpoints)) {
+      rows.push(['next request\'s breakpoints', el('span', { dataset: { facts: 'next-breakpoints' } },
+        plan.breakpoints.map(describeBreakpoint).join(' · ') +
+        (plan.min_cacheable_tokens === undefined ? '' : ` (minimum cacheable prefix ${fmt(plan.min_cacheable_tokens)} tokens)`))]);
+    }
+  }
+  const prewarms = app.requests.filter((r) => r.purpose === 'prewarm');
+  const written = prewarms.reduce((a, r) => a + (r.usage?.cache_creation_tokens ?? 0), 0);
+  rows.push(['prewarm', el('span', { dataset: { facts: 'prewarm-count', count: String(prewarms.length) } }, prewarms.length === 0
+    ? 'none yet (with prewarm "auto", a cold cache is written by a prewarm request before the turn request)'
+    : `${prewarms.length} prewarm request${prewarms.length > 1 ? 's' : ''} (${prewarms.map((r) => r.id).join(', ')}), ${fmt(written)} tokens written`)]);
+  const cold = app.requests.findLast((r) => r.cold)?.cold;
+  if (cold) {
+    rows.push(['last cold cache', `idle ${fmt(Math.round(cold.idle_ms / 1000))} s past the ${fmt(Math.round(cold.cache_ttl_ms / 1000))} s TTL: ` +
+      `$${cold.cost_usd.toFixed(4)} cold vs $${cold.warm_cost_usd.toFixed(4)} warm${cold.prewarm ? ', prewarmed' : ''}`]);
+  }
+  return [el('h3', {}, 'Provider side'), facts(rows)];
 }
 
 export function init(appState) {

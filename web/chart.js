@@ -6,7 +6,8 @@
 // cache, and of those the 1-hour writes; rule: the provider's pricing rule, `anthropic` or
 // `openai`, the default), one per request with reported usage; markers: indexes of bars that
 // follow a compaction. The x axis names request ids, never bar positions; a bar can open its
-// request.
+// request. The SVG is drawn at its container's CSS width (one SVG unit = one CSS pixel) and
+// redrawn when that width changes, so its text is 11 px on every screen, never scaled down.
 // Pricing per provider, by each row's rule: Anthropic's — cache reads at 0.1x, writes at 1.25x
 // the typed input price (2x for 1-hour writes), the cached-input price unused; OpenAI's — cached
 // input at the cached-input price, and the writes the model reports (GPT-5.6 and later; older
@@ -14,9 +15,47 @@
 // (core/src/provider/cache/cache_pricing.h).
 import { el, fmt, svg } from './util.js';
 
+/** The drawing width while the container has no layout (a hidden tab), and the least one. */
 export const W = 640;
+const MIN_W = 280;
+/** The tallest drawing; a narrow one is lower (about 0.36 of its width, at least 150). */
 export const H = 230;
+const MIN_H = 150;
+/** The height of a chart `width` units wide. */
+export const chartHeight = (width) => Math.round(Math.min(H, Math.max(MIN_H, width * 0.36)));
 export const PAD = { left: 56, right: 12, top: 14, bottom: 34 };
+/** Room per x-axis label (a request number in 11-px text, with a gap). */
+const LABEL_SLOT = 34;
+
+/** The width to draw a chart at in `container`: its content width in CSS px. */
+export function chartWidth(container) {
+  const width = Math.floor(container.clientWidth);
+  return width > 0 ? Math.max(MIN_W, width) : W;
+}
+
+const drawings = new WeakMap();
+let resizes = null;
+
+/**
+ * Draws `draw(width)` at the container's width now and again whenever that width changes (a
+ * tab shown, a window resized), so the drawing is never scaled.
+ */
+export function drawAtWidth(container, draw) {
+  const width = chartWidth(container);
+  drawings.set(container, { draw, width });
+  draw(width);
+  if (typeof ResizeObserver === 'undefined') return;
+  resizes ??= new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      const drawing = drawings.get(entry.target);
+      const now = chartWidth(entry.target);
+      if (drawing === undefined || now === drawing.width) continue;
+      drawing.width = now;
+      drawing.draw(now);
+    }
+  });
+  resizes.observe(container);
+}
 
 function niceMax(value) {
   if (value <= 0) return 1000;
@@ -28,23 +67,26 @@ function niceMax(value) {
 }
 
 /**
- * The frame of an n-bar chart whose tallest bar is `top` tokens: the scale, the bar slots, the
- * y mapping and the grid with its labels (shared by the live and the replay chart).
+ * The frame of an n-bar chart `width` units wide whose tallest bar is `top` tokens: the scale,
+ * the bar slots, the y mapping and the grid with its labels (shared by the live and the replay
+ * chart).
  */
-export function chartFrame(n, top) {
+export function chartFrame(n, top, width = W) {
   const max = niceMax(top);
-  const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
+  const plotW = width - PAD.left - PAD.right;
+  const height = chartHeight(width);
+  const plotH = height - PAD.top - PAD.bottom;
   const slot = n > 0 ? plotW / n : plotW;
   const barW = Math.max(2, Math.min(36, slot * 0.7));
   const y = (v) => PAD.top + plotH - (v / max) * plotH;
   const items = [];
   for (const frac of [0, 0.25, 0.5, 0.75, 1]) {
     const v = max * frac;
-    items.push(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: 'grid' }));
+    items.push(svg('line', { x1: PAD.left, x2: width - PAD.right, y1: y(v), y2: y(v), class: 'grid' }));
     items.push(svg('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, fmt(Math.round(v))));
   }
-  return { max, plotW, plotH, slot, barW, y, items, labelEvery: Math.max(1, Math.ceil(n / 20)) };
+  const labels = Math.max(1, Math.floor(plotW / LABEL_SLOT));
+  return { W: width, H: height, max, plotW, plotH, slot, barW, y, items, labelEvery: Math.max(1, Math.ceil(n / labels)) };
 }
 
 /** The axis label of a request id: its number for `req-N`, else the id. */
@@ -54,26 +96,26 @@ export const idLabel = (id) => String(id).replace(/^req-/, '');
  * The x-axis labels (request ids, every `labelEvery`th bar), the compaction markers (a label
  * that would leave the plot on the right is drawn to the left of its line) and the axis title.
  */
-export function axisItems(ids, markers, { slot, y, plotW, labelEvery }) {
+export function axisItems(ids, markers, { W: width, H: height, slot, y, plotW, labelEvery }) {
   const items = [];
   ids.forEach((id, i) => {
     if (i % labelEvery !== 0) return;
     const x = PAD.left + i * slot + slot / 2;
-    items.push(svg('text', { x, y: H - PAD.bottom + 14, 'text-anchor': 'middle', class: 'axis x' }, idLabel(id)));
+    items.push(svg('text', { x, y: height - PAD.bottom + 14, 'text-anchor': 'middle', class: 'axis x' }, idLabel(id)));
   });
   for (const m of markers) {
     const x = PAD.left + m * slot;
-    const left = x + 3 + MARKER_LABEL_WIDTH > W - PAD.right;
+    const left = x + 3 + MARKER_LABEL_WIDTH > width - PAD.right;
     items.push(svg('line', { x1: x, x2: x, y1: PAD.top, y2: y(0), class: 'marker' }));
     items.push(svg('text', { x: left ? x - 3 : x + 3, y: PAD.top + 10, 'text-anchor': left ? 'end' : 'start', class: 'marker-label' }, 'compaction'));
   }
   const named = ids.some((id) => /^req-/.test(String(id)));
-  items.push(svg('text', { x: PAD.left + plotW / 2, y: H - 4, 'text-anchor': 'middle', class: 'axis' }, named ? 'request id (req-N)' : 'request id'));
+  items.push(svg('text', { x: PAD.left + plotW / 2, y: height - 4, 'text-anchor': 'middle', class: 'axis' }, named ? 'request id (req-N)' : 'request id'));
   return items;
 }
 
-/** Width of the 10-px "compaction" marker label, generously (about 0.6 em per character). */
-const MARKER_LABEL_WIDTH = 62;
+/** Width of the 11-px "compaction" marker label, generously (about 0.6 em per character). */
+const MARKER_LABEL_WIDTH = 68;
 
 /**
  * A clickable bar group: `onBar(id)` on click, Enter or Space (a button for keyboard users,
@@ -96,10 +138,14 @@ export function barGroup(id, title, onBar, ...rects) {
  * how many requests the session has and which of them are not bars, so the figure's count is
  * the one every other view shows; `onBar(id)` makes each bar open its request.
  */
-export function renderChart(container, { series, markers = [], caption, counts, onBar }) {
+export function renderChart(container, options) {
+  drawAtWidth(container, (width) => drawChart(container, options, width));
+}
+
+function drawChart(container, { series, markers = [], caption, counts, onBar }, width) {
   const id = container.id;
   const n = series.length;
-  const frame = chartFrame(n, Math.max(0, ...series.map((s) => s.input)));
+  const frame = chartFrame(n, Math.max(0, ...series.map((s) => s.input)), width);
   const { slot, barW, y, items } = frame;
   series.forEach((s, i) => {
     const x = PAD.left + i * slot + (slot - barW) / 2;
@@ -130,7 +176,7 @@ export function renderChart(container, { series, markers = [], caption, counts, 
   el('figcaption', { id: `${id}-caption` }, caption, ' ',
     el('span', { class: 'key cached' }, 'cached'), ' ', el('span', { class: 'key uncached' }, 'uncached'),
     onBar ? el('span', { class: 'hint' }, ' — click a bar to open its request') : ''),
-  svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-labelledby': `${id}-caption ${id}-desc`, class: 'bars' },
+  svg('svg', { viewBox: `0 0 ${width} ${frame.H}`, role: 'group', 'aria-labelledby': `${id}-caption ${id}-desc`, class: 'bars' },
     svg('desc', { id: `${id}-desc` }, summary), ...items),
   el('p', { class: 'chart-summary' }, summary),
   el('details', {}, el('summary', {}, 'Data table'),

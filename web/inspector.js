@@ -2,9 +2,13 @@
 // Request inspector: the exact JSON body of every model_request (the bytes the host POSTs), or
 // the same body per item (the fields, the instructions, each tool and each conversation item
 // collapsible and pretty-printed); either way compared with the previous request's body in
-// prompt order (body_diff.js), the order the cache-break explainer uses, so the highlight starts
-// where its break says: reused bytes greyed, bytes not reused highlighted, other members plain.
-// Plus the engine's cache_report and, on a break, the explainer's reason in words, and marks for
+// prompt order (body_diff.js), the order the cache-break explainer uses, so the first differing
+// byte is flagged where its break says: reused bytes greyed, bytes not reused highlighted —
+// changed ones strongly, unchanged ones re-sent after the difference palely — other members
+// plain. Per item, only the changed entries start open.
+// Plus the engine's cache_report and, on a break, the explainer's reason in words; the
+// provider side of the request (its breakpoint plan, the provider's cache verdict when the
+// response completes, a prewarm and the cold-cache estimate before it); and marks for
 // what the body asks of the provider: a native tool change (an `additional_tools` item, an
 // Anthropic system message's tool_addition / tool_removal) and a compaction trigger (in-band, or
 // a server threshold).
@@ -25,6 +29,7 @@ let lastBreak = null; // index of the last turn's first request with a cache bre
 export const REASONS = {
   model_changed: 'The model changed: prompt caches are per model, so nothing could be reused.',
   cache_key_changed: 'The prompt_cache_key changed: a different cache namespace, nothing reused.',
+  provider_changed: 'The provider changed: each provider keeps its own cache, so nothing of the previous prompt could be read (best possible 0 %).',
   instructions_changed: 'The instructions changed; they come first in the prompt, so everything after them was sent uncached.',
   tools_changed: 'The tools array changed — at once under tool_policy "apply", at the next compaction under "defer" — and the tools come before every message, so the conversation after them was re-processed. Under "defer" the array stays frozen until a compaction (which rewrites the history anyway) and a <tools> notice is appended instead.',
   history_rewritten_by_compaction: 'A compaction replaced the history, so the prompt after the instructions and tools is new. This break is expected once per compaction.',
@@ -118,6 +123,7 @@ function renderReport(request, index) {
   if (marks.length > 0) {
     parts.push(el('ul', { class: 'marks' }, marks.map(([kind, text]) => el('li', { class: `mark ${kind}`, dataset: { mark: kind } }, text))));
   }
+  parts.push(...providerFacts(request));
   if (r.break) {
     const b = r.break;
     const where = b.item_index !== undefined ? `item ${b.item_index} (${b.section})` : b.section;
@@ -131,11 +137,72 @@ function renderReport(request, index) {
   box.replaceChildren(...parts);
 }
 
+/** Words for the breakpoint planner's reasons (docs/providers.md). */
+const BREAKPOINT_REASONS = {
+  end_of_tools: 'placed after the tools', end_of_system: 'placed after the system prompt',
+  end_of_session_context: 'placed after the session context', newest_history_item: 'placed on the newest item',
+  below_minimum: 'not placed: the prefix is under the cacheable minimum', same_as_newest: 'not placed: same point as the newest item',
+  no_tools: 'not placed: no tools', no_system: 'not placed: no system prompt', no_session_context: 'not placed: no session context',
+  no_messages: 'not placed: no messages', implicit_breakpoint: 'the provider\'s implicit breakpoint at the newest message',
+  no_compaction: 'not placed: no compaction yet',
+};
+
+/** The provider-side facts of a request: its breakpoint plan, the provider's verdict, a prewarm. */
+function providerFacts(request) {
+  const out = [];
+  const r = request.report;
+  if (request.purpose === 'prewarm') {
+    out.push(el('p', { class: 'prewarm', dataset: { facts: 'prewarm' } },
+      'Prewarm: the same prompt sent first to write it to the provider\'s cache (generating nothing), so the turn request after it reads the prefix.'));
+  }
+  if (request.cold) {
+    const c = request.cold;
+    out.push(el('p', { class: 'cold', dataset: { facts: 'cache-cold' } },
+      `Cache cold: idle ${minutes(c.idle_ms)} past the ${minutes(c.cache_ttl_ms)} cache TTL; ` +
+      `~${fmt(c.prompt_tokens)} prompt tokens cost $${c.cost_usd.toFixed(4)} cold, $${c.warm_cost_usd.toFixed(4)} warm; ` +
+      (c.prewarm ? 'prewarmed first.' : 'not prewarmed.')));
+  }
+  if (Array.isArray(r?.breakpoints)) {
+    const writes = r.predicted_cache_write_tokens === undefined ? ''
+      : ` — predicted cache writes ${fmt(r.predicted_cache_write_tokens)} tokens` +
+        (r.predicted_cache_write_1h_tokens ? ` (${fmt(r.predicted_cache_write_1h_tokens)} under 1 h marks)` : '');
+    out.push(el('div', { class: 'breakpoints', dataset: { facts: 'breakpoints' } },
+      el('h3', {}, `Breakpoint plan (cache_control)${writes}`),
+      el('table', { class: 'plan' },
+        el('thead', {}, el('tr', {}, ['at', 'placed', 'why', 'TTL', 'prefix tokens'].map((h) => el('th', { scope: 'col' }, h)))),
+        el('tbody', {}, r.breakpoints.map((b) => el('tr', { class: b.placed ? 'placed' : 'skipped', dataset: { at: b.at } },
+          el('td', {}, b.at + (b.message_index === undefined ? '' : ` (message ${b.message_index})`)),
+          el('td', {}, b.placed ? 'yes' : 'no'), el('td', {}, BREAKPOINT_REASONS[b.reason] ?? b.reason),
+          el('td', {}, b.ttl ?? '—'), el('td', {}, fmt(b.prefix_tokens))))))));
+  }
+  const d = request.diagnosis;
+  if (d) {
+    const ours = d.engine_reason ?? 'no break';
+    const words = { agrees: 'agrees with the explainer', differs: 'differs from the explainer', unavailable: 'unavailable' };
+    out.push(el('p', { class: `diagnosis ${d.verdict}`, dataset: { facts: 'diagnosis', verdict: d.verdict } },
+      `Provider's cache verdict: ${d.provider_reason} (explainer: ${ours}) — ${words[d.verdict] ?? d.verdict}.`));
+  }
+  return out;
+}
+
+const minutes = (ms) => (ms >= 60000 ? `${Math.round(ms / 60000)} min` : `${Math.round(ms / 1000)} s`);
+
 /** The body compared with the previous request's, in prompt order (body_diff.js). */
 function diffOf(request, index) {
   const previous = index > 0 ? app.requests[index - 1].body : '';
   return promptDiff(previous, request.body, request.report);
 }
+
+/** The element of one run of the byte view: reused, changed, re-sent unchanged, or plain. */
+function runNode(body, r) {
+  const text = body.slice(r.start, r.end);
+  const first = r.first ? ' first-diff' : '';
+  if (r.kind === 'reused') return el('span', { class: `reused${first}` }, text);
+  if (r.kind === 'fresh') return el('mark', { class: `fresh ${r.changed ? 'changed' : 'resent'}${first}` }, text);
+  return r.changed ? el('mark', { class: `changed setting${first}` }, text) : el('span', { class: `tail${first}` }, text);
+}
+
+const PART_WORDS = { instructions: 'instructions', tools: 'tools', input: 'conversation' };
 
 function renderBody(request, diff) {
   const pre = $('request-body');
@@ -143,9 +210,16 @@ function renderBody(request, diff) {
   pre.dataset.reused = String(diff.reused);
   pre.dataset.fresh = String(diff.fresh);
   pre.dataset.freshFrom = diff.freshFrom ?? 'none';
-  const tag = { reused: ['span', 'reused'], fresh: ['mark', 'fresh'], plain: ['span', 'tail'] };
-  pre.replaceChildren(...diff.runs.map((r) => el(tag[r.kind][0], { class: tag[r.kind][1] }, body.slice(r.start, r.end))));
-  $('body-order-note').hidden = !diff.promptOrder;
+  pre.dataset.firstDiff = diff.firstDiff === null ? 'none' : String(diff.firstDiff);
+  pre.replaceChildren(...diff.runs.map((r) => runNode(body, r)));
+  // Said only where the body writes the parts in another order than the provider reads them.
+  const reordered = diff.promptOrder && diff.bodyOrder.join() !== diff.readOrder.join();
+  const note = $('body-order-note');
+  note.hidden = !reordered;
+  if (reordered) {
+    note.textContent = `Compared in prompt order (${diff.readOrder.map((name) => PART_WORDS[name]).join(' → ')}); ` +
+      `the body writes ${diff.bodyOrder.map((name) => PART_WORDS[name]).join(' → ')}.`;
+  }
 }
 
 function parseBody(text) {
@@ -169,18 +243,23 @@ function itemLabel(item) {
   return `${parts.join(' · ')}${preview ? ` — ${preview}` : ''}`;
 }
 
-/** `reused`, or — not reused — `new` (unlike the previous request's entry) or `re-sent`. */
-function status(range, part, same) {
+/**
+ * `reused`, or — not reused — `new` (the bytes differ from the previous request's: as the byte
+ * view marks them `changed`) or `re-sent` (unchanged, after the first difference).
+ */
+function status(range, part, diff) {
   if (part !== undefined && range.end <= part.reusedEnd) return 'reused';
-  return same ? 're-sent' : 'new';
+  const changed = diff.runs.some((r) => r.kind === 'fresh' && r.changed && r.start < range.end && r.end > range.start);
+  return changed ? 'new' : 're-sent';
 }
 
-const WORDS = { reused: 'reused', new: 'new', 're-sent': 'unchanged, after the first difference: not reused' };
+const WORDS = { reused: 'reused', new: 'changed', 're-sent': 'unchanged, after the first difference: not reused' };
+const ITEM_CLASS = { reused: 'reused', new: 'fresh changed', 're-sent': 'fresh resent' };
 
+/** An entry is open only where it changed: reused and re-sent entries are folded. */
 function entry(index, label, value, state) {
   const json = JSON.stringify(value);
-  const reused = state === 'reused';
-  return el('details', { class: `item ${reused ? 'reused' : 'fresh'}`, open: !reused || undefined, dataset: { index: String(index), state } },
+  return el('details', { class: `item ${ITEM_CLASS[state]}`, open: state === 'new' || undefined, dataset: { index: String(index), state } },
     el('summary', {}, el('span', { class: 'item-index' }, `#${index}`), ' ', label, ' ',
       el('span', { class: 'item-size' }, `${fmt(new TextEncoder().encode(json).length)} B · ${WORDS[state]}`)),
     el('pre', {}, pretty(value)));
@@ -194,34 +273,34 @@ function renderItems(request, index, diff) {
     box.replaceChildren(el('p', { class: 'note' }, 'This body is not a JSON object with a prompt; see the exact bytes.'));
     return;
   }
-  const previous = (index > 0 ? parseBody(app.requests[index - 1].body) : null) ?? {};
   const part = (name) => diff.parts.find((p) => p.name === name);
   const [instructions, tools, input] = ['instructions', 'tools', 'input'].map(part);
-  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   const keys = new Set(diff.parts.map((p) => p.key));
   const fields = Object.entries(body).filter(([k]) => !keys.has(k));
   const parts = [facts(fields.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))];
   if (instructions) {
     const value = body[instructions.key];
-    const state = status(instructions, instructions, same(previous[instructions.key], value));
-    parts.push(el('details', { class: `item ${state === 'reused' ? 'reused' : 'fresh'}`, dataset: { state } },
+    const state = status(instructions, instructions, diff);
+    parts.push(el('details', { class: `item ${ITEM_CLASS[state]}`, open: state === 'new' || undefined, dataset: { state, part: 'instructions' } },
       el('summary', {}, `${instructions.key} `, el('span', { class: 'item-size' }, `${fmt(instructions.end - instructions.start)} characters · ${WORDS[state]}`)),
       el('pre', {}, typeof value === 'string' ? value : pretty(value))));
   }
   if (tools) {
     const list = Array.isArray(body.tools) ? body.tools : [];
     const ranges = elements(request.body, tools.start, tools.end);
-    const state = status(tools, tools, same(previous.tools, body.tools));
-    parts.push(el('details', { class: `item ${state === 'reused' ? 'reused' : 'fresh'}`, dataset: { state } },
+    const states = list.map((t, i) => status(ranges[i], tools, diff));
+    // The group opens where a tool in it changed, so the change is never folded away.
+    const state = states.includes('new') ? 'new' : status(tools, tools, diff);
+    parts.push(el('details', { class: `item ${ITEM_CLASS[state]}`, open: state === 'new' || undefined, dataset: { state, part: 'tools' } },
       el('summary', {}, `tools (${list.length}) · ${WORDS[state]}`),
-      el('div', { class: 'items' }, list.map((t, i) => entry(i, t.name ?? t.type, t, status(ranges[i], tools, same(previous.tools?.[i], t)))))));
+      el('div', { class: 'items' }, list.map((t, i) => entry(i, t.name ?? t.type, t, states[i])))));
   }
   if (input) {
     const list = Array.isArray(body[input.key]) ? body[input.key] : [];
     const ranges = elements(request.body, input.start, input.end);
     parts.push(el('h3', {}, `${input.key} (${list.length} items)`));
     parts.push(el('div', { class: 'items input-items' },
-      list.map((item, i) => entry(i, itemLabel(item), item, status(ranges[i], input, same(previous[input.key]?.[i], item))))));
+      list.map((item, i) => entry(i, itemLabel(item), item, status(ranges[i], input, diff)))));
   }
   box.replaceChildren(...parts);
 }
@@ -234,8 +313,9 @@ function showMode() {
 }
 
 /**
- * Scrolls the body box (position: relative) to the first byte that is not reused; never the
- * page. A hidden box has no layout, so the scroll waits until the Requests view is shown.
+ * Scrolls the body box (position: relative) to the first differing byte (else the first byte
+ * that is not reused); never the page. A hidden box has no layout, so the scroll waits until
+ * the Requests view is shown.
  */
 function scrollToFresh() {
   const pre = $('request-body');
@@ -244,8 +324,8 @@ function scrollToFresh() {
     return;
   }
   pendingScroll = false;
-  const fresh = pre.querySelector('mark.fresh');
-  pre.scrollTop = fresh ? Math.max(0, fresh.offsetTop - 48) : 0;
+  const first = pre.querySelector('.first-diff') ?? pre.querySelector('mark.fresh');
+  pre.scrollTop = first ? Math.max(0, first.offsetTop - 48) : 0;
 }
 
 /** Request ids in issue order, each once (a retry keeps its request's id). */
@@ -280,7 +360,10 @@ function renderSelected() {
   }
   const ids = distinctIds();
   const attempt = request.attempt > 1 ? `, attempt ${request.attempt}` : '';
-  $('request-badges').textContent = `${ids.indexOf(request.id) + 1} of ${ids.length} requests${attempt}`;
+  // The option text may be cut by the select's width: the break reason is said here too.
+  const outcome = request.report === null ? '' : request.report.break ? ` · break: ${request.report.break.reason}` : ' · prefix intact';
+  const purpose = request.purpose === 'turn' ? '' : ` · ${request.purpose}`;
+  $('request-badges').textContent = `${ids.indexOf(request.id) + 1} of ${ids.length} requests${attempt}${purpose}${outcome}`;
   const diff = diffOf(request, index);
   renderReport(request, index);
   renderBody(request, diff);
@@ -340,6 +423,11 @@ export function init(appState) {
     else renderSelected();
   });
   app.on('show-request', showRequest);
+  // A provider verdict arrives when its response completes, after the request was shown.
+  app.on('diagnosis', (request) => {
+    const index = chosen ?? app.requests.length - 1;
+    if (app.requests[index] === request) renderReport(request, index);
+  });
   app.on('reset', () => {
     chosen = null;
     turnStart = null;

@@ -7,7 +7,8 @@
 // memory (`app.apiKeys` and the password field, relabelled per provider): never in storage,
 // never in rollouts (they hold engine output only), never in a URL or a log.
 // Panels subscribe to topics: files, config, request, usage, turn, rollout, reset, busy,
-// tool-output (a tool call's output was recorded: the model may have changed files).
+// tool-output (a tool call's output was recorded: the model may have changed files), diagnosis
+// (a request got the provider's cache verdict).
 import {
   AgentctxError, anthropicMessagesClient, chatCompletionsClient, createEngine, createMemoryFileSystem, mockModelClient,
   openAIResponsesClient, runTurn,
@@ -33,7 +34,10 @@ const app = {
   config: null,
   /** Rollout lines of the current session, in write order. */
   rollout: [],
-  /** Every model_request in issue order: {id, purpose, endpoint, attempt, body (text), bytes, report, usage}. */
+  /**
+   * Every model_request in issue order: {id, purpose, endpoint, attempt, body (text), bytes,
+   * report, usage, cold (the cache_cold event told before it), diagnosis (cache_diagnosis)}.
+   */
   requests: [],
   /** token_usage of turn requests in order, each with `compactionBefore` after a compaction. */
   usage: [],
@@ -102,6 +106,16 @@ const app = {
       chat.onEvent(event);
       this.emit('tool-output', event.item);
       return;
+    } else if (event.type === 'cache_diagnosis') {
+      // The provider's verdict on a request, known when its response completes.
+      const request = this.requests.findLast((r) => r.id === event.request_id);
+      if (request) {
+        request.diagnosis = event;
+        this.emit('diagnosis', request);
+      }
+    } else if (event.type === 'cache_cold') {
+      // Told before the turn's first request: that request (a prewarm, if any) carries it.
+      this.pendingCold = event;
     } else if (event.type === 'compaction' && event.phase === 'completed') {
       this.compactions += 1;
       this.pendingCompaction = true;
@@ -201,8 +215,9 @@ const app = {
       // The body crosses the engine boundary as bytes (sent as is); the inspector shows its text.
       this.requests.push({
         ...effect, body: effect.bodyText, bytes: effect.body.length,
-        report: this.reports.get(effect.id) ?? null, usage: null,
+        report: this.reports.get(effect.id) ?? null, usage: null, cold: this.pendingCold ?? null, diagnosis: null,
       });
+      this.pendingCold = null;
       this.emit('request', this.requests.at(-1));
     } else if (effect.type === 'error') {
       chat.errorEffect(effect);
@@ -219,6 +234,7 @@ const app = {
     this.compactionUsage = [];
     this.compactions = 0;
     this.pendingCompaction = false;
+    this.pendingCold = null;
     this.edits.clear();
     const sessionId = `playground-${Date.now().toString(36)}`;
     this.config = { ...(this.config ?? defaultConfig(sessionId)), session_id: sessionId };
@@ -263,6 +279,11 @@ async function main() {
   app.tracker = await attachTracker(app, (text) => chat.note(text, 'tools'));
   for (const panel of [chat, workspace, settings, inspector, cache, world, agents, rollout]) panel.init(app);
   initTabs();
+  // On a phone-sized screen (one stacked column) the chat comes first: Workspace and Settings
+  // start folded above it, one tap away (style.css, max-width 760px).
+  if (matchMedia('(max-width: 760px)').matches) {
+    for (const id of ['workspace-panel', 'settings-panel']) $(id).open = false;
+  }
 
   $('key-form').addEventListener('submit', (e) => e.preventDefault());
   $('api-key').addEventListener('input', (e) => {

@@ -7,7 +7,9 @@
 // Invariants: every figure comes from the report (usage counted once per request by the
 // engine); the chart draws the reconstructed requests with usage, and the usage-only ones
 // (compaction requests, responses without recorded output) are costed but not drawn, and said.
-import { ANTHROPIC_WRITE, ANTHROPIC_WRITE_1H, H, OPENAI_WRITE, PAD, W, axisItems, barGroup, chartFrame } from './chart.js';
+import {
+  ANTHROPIC_WRITE, ANTHROPIC_WRITE_1H, OPENAI_WRITE, PAD, axisItems, barGroup, chartFrame, drawAtWidth,
+} from './chart.js';
 
 /** The cache writes' premium over the input price of a replay summary, in input-price tokens:
  * under Anthropic pricing 5-minute writes 0.25 each, 1-hour writes 1 each; under OpenAI's
@@ -24,13 +26,16 @@ export const CAUSES = [
   ['new_input', 'new input (never cacheable)'],
   ['model_changed', 'model switch'],
   ['cache_key_changed', 'cache key changed'],
+  ['provider_changed', 'provider switch (its own cache)'],
   ['instructions_changed', 'instructions changed'],
   ['tools_changed', 'tools changed'],
   ['history_rewritten_by_compaction', 'compaction rewrote history'],
   ['item_edited', 'history edited'],
+  ['context_edited', 'provider edited the context'],
   ['below_minimum', 'prompt under the cacheable minimum'],
   ['idle_past_ttl', 'idle past the cache TTL'],
   ['concurrent', 'overlapping requests'],
+  ['block_rounding', 'cache block rounding (≤ 1 block)'],
   ['server_miss', 'server miss (prefix intact)'],
 ];
 const LABEL = Object.fromEntries(CAUSES);
@@ -45,10 +50,14 @@ export function drawnRequests(report) {
  * axis names request ids; `onBar(id)`, when given, makes each bar open its request.
  */
 export function renderReplayChart(container, report, onBar) {
+  drawAtWidth(container, (width) => drawReplayChart(container, report, onBar, width));
+}
+
+function drawReplayChart(container, report, onBar, width) {
   const id = container.id;
   const rows = drawnRequests(report);
   const n = rows.length;
-  const frame = chartFrame(n, Math.max(0, ...rows.map((r) => r.input_tokens)));
+  const frame = chartFrame(n, Math.max(0, ...rows.map((r) => r.input_tokens)), width);
   const { slot, barW, y, items } = frame;
   const markers = [];
   const present = new Set();
@@ -89,7 +98,7 @@ export function renderReplayChart(container, report, onBar) {
     },
   },
   el('figcaption', { id: `${id}-caption` }, 'Imported rollout: input tokens per request —', keys),
-  svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-labelledby': `${id}-caption ${id}-desc`, class: 'bars' },
+  svg('svg', { viewBox: `0 0 ${width} ${frame.H}`, role: 'group', 'aria-labelledby': `${id}-caption ${id}-desc`, class: 'bars' },
     svg('desc', { id: `${id}-desc` }, summary), ...items),
   el('p', { class: 'chart-summary' }, summary),
   el('details', {}, el('summary', {}, 'Data table'),

@@ -28,6 +28,7 @@ function deltaFor(name) {
     case 'auto_compact': return { model: { auto_compact_token_limit: optionalInt(f.auto_compact.value) } };
     case 'refresh': return { agents_md: { refresh: f.refresh.value } };
     case 'provider': return { provider: f.provider.value };
+    case 'prewarm': return { prewarm: f.prewarm.value };
     case 'builtin_tools': return { builtin_tools: f.builtin_tools.checked };
     case 'mcp': return { tools: f.mcp.checked ? app.tracker.tools() : [] };
     // native: the in-page mock has the channel when the config turns it on (docs/tool-changes.md)
@@ -57,6 +58,7 @@ function fill() {
   f.auto_compact.value = c.model.auto_compact_token_limit ?? '';
   f.refresh.value = c.agents_md?.refresh ?? 'selection';
   f.provider.value = c.provider ?? 'responses';
+  f.prewarm.value = c.prewarm ?? 'off';
   f.builtin_tools.checked = c.builtin_tools !== false;
   f.mcp.checked = (c.tools ?? []).some((t) => t.server === 'tracker');
   f.tool_policy.value = c.tool_policy ?? 'apply';
@@ -65,7 +67,8 @@ function fill() {
 
 /** Each enum select offers exactly the engine's values. */
 function fillChoices() {
-  const choices = { sandbox: ENUM_VALUES.SandboxMode, approval: ENUM_VALUES.ApprovalPolicy, trust: ENUM_VALUES.Trust, compaction: ENUM_VALUES.CompactionStrategy };
+  const choices = { sandbox: ENUM_VALUES.SandboxMode, approval: ENUM_VALUES.ApprovalPolicy, trust: ENUM_VALUES.Trust, compaction: ENUM_VALUES.CompactionStrategy,
+    prewarm: ENUM_VALUES.PrewarmMode };
   for (const [name, values] of Object.entries(choices)) {
     form.elements[name].replaceChildren(...values.map((v) => new Option(v, v)));
   }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The published .d.ts compile for consumers under tsc --strict (skipLibCheck off): a Node
-// consumer (types/consumer_node.ts) and a bundler/browser consumer without @types/node
-// (types/consumer_browser.ts). @ts-expect-error lines check what must NOT compile.
+// consumer (types/consumer_node.ts, with `using`) and a bundler/browser consumer without
+// @types/node and with lib ES2022 + DOM only (types/consumer_browser.ts: no Symbol.dispose). @ts-expect-error lines check what must NOT compile.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

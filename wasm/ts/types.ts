@@ -11,6 +11,9 @@ import type { EngineMethodName, InspectFormat, SessionMethodName } from './gener
 /** `now_ms`: the host's clock in ms for this call (clamped so it never goes backwards). */
 interface Now { now_ms?: number }
 
+/** Bytes in any form a call takes (sent beside the JSON as they are: attachments.ts). */
+type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;
+
 /** Options of createEngine(). */
 export interface EngineOptions {
   /** Where agentctx.wasm is (default: next to the package's agentctx.mjs). */
@@ -34,13 +37,13 @@ export interface EngineMethods {
    */
   'mock.respond': {
     /** `body`: the request body, bytes (sent beside the JSON) or text. */
-    input: { endpoint: 'responses' | 'responses/compact' | 'chat/completions' | 'messages'; body: Uint8Array | string; now_ms?: number };
+    input: { endpoint: 'responses' | 'responses/compact' | 'chat/completions' | 'messages'; body: Bytes | string; now_ms?: number };
     output: { body: string };
   };
   /** Replay analysis of an agentctx or Codex rollout (docs/replay.md), plus a text table. */
   'rollout.inspect': {
     /** `text`: the rollout JSONL, bytes (sent beside the JSON, no escaping) or text. */
-    input: { text: Uint8Array | string } & ReplayOptions;
+    input: { text: Bytes | string } & ReplayOptions;
     output: { report: ReplayReport; table: string; dump?: ReplayDump };
   };
 }
@@ -51,7 +54,7 @@ export interface SessionMethods {
   /** Rebuilds the session from rollout text without FileSystem access. */
   'session.resume': {
     /** `rollout`: the rollout JSONL, bytes (sent beside the JSON, no escaping) or text. */
-    input: { config: SessionConfig; rollout: Uint8Array | string } & Now;
+    input: { config: SessionConfig; rollout: Bytes | string } & Now;
     output: EffectsResult;
   };
   submit: { input: SubmitInput; output: EffectsResult };
@@ -125,8 +128,21 @@ export interface Caller<Methods> {
   attachment(index: number): Uint8Array;
 }
 
+/**
+ * `[Symbol.dispose]()` (so `using` works) where the consumer's TypeScript lib declares
+ * `Symbol.dispose` (lib "esnext.disposable", "esnext", or @types/node); nothing where it does not,
+ * so a browser project with `lib: ["es2022", "dom"]` and no @types/node type-checks too.
+ * The runtime defines the method wherever the JavaScript engine has Symbol.dispose.
+ */
+export type DisposableWhereSupported = SymbolConstructor extends { readonly dispose: infer Key extends symbol }
+  ? { [K in Key]: () => void }
+  : unknown;
+
 /** One open session slot. Close it (or `using` it) when done. */
-export interface SessionHandle extends Caller<SessionMethods> {
+export type SessionHandle = SessionHandleMembers & DisposableWhereSupported;
+
+/** The members of a SessionHandle (without the dispose symbol: see DisposableWhereSupported). */
+export interface SessionHandleMembers extends Caller<SessionMethods> {
   /** The engine's handle number (> 0). */
   readonly handle: number;
   /** The engine the session belongs to (a session keeps its engine alive). */
@@ -135,11 +151,13 @@ export interface SessionHandle extends Caller<SessionMethods> {
   readonly closed: boolean;
   /** Releases the handle; closing twice is a no-op. */
   close(): void;
-  /** Same as close() (explicit resource management, where the runtime has Symbol.dispose). */
-  [Symbol.dispose](): void;
 }
 
-export interface AgentctxEngine extends Caller<EngineMethods> {
+/** A loaded engine (createEngine()); `dispose()` it (or `using` it) when done. */
+export type AgentctxEngine = AgentctxEngineMembers & DisposableWhereSupported;
+
+/** The members of an AgentctxEngine (without the dispose symbol: see DisposableWhereSupported). */
+export interface AgentctxEngineMembers extends Caller<EngineMethods> {
   /** The engine version (semver, equals the package version). */
   version(): string;
   /** Opens a session with FileSystems by name (config refers to them by name). */
@@ -148,5 +166,4 @@ export interface AgentctxEngine extends Caller<EngineMethods> {
   stats(): EngineStats;
   /** Closes every open session and frees the native engine; later calls throw invalid_state. */
   dispose(): void;
-  [Symbol.dispose](): void;
 }

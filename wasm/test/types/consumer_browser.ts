@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Type-level test of the public .d.ts as a bundler/browser consumer sees it (export condition
-// "default", no @types/node): node:fs helpers are absent; the driver, the model clients and the
-// wire types (docs/protocol.md) are there. Compiled by wasm/test/types.test.mjs.
+// "default", no @types/node, lib ES2022 + DOM without esnext.disposable): node:fs helpers are
+// absent; the driver, the model clients and the wire types (docs/protocol.md) are there; sessions
+// and engines are closed by name (Symbol.dispose is not declared here).
+// Compiled by wasm/test/types.test.mjs.
 import {
   createEngine, createMemoryFileSystem, mockModelClient, openAIResponsesClient, runTurn,
   type AgentctxEngine, type CacheReportEvent, type Delivery, type Effect, type SessionConfig,
@@ -37,5 +39,7 @@ export async function main(): Promise<void> {
   });
   const reason: 'completed' | 'interrupted' | 'failed' = result.reason;
   session.close();
-  void [createNodeFileSystem, removed, reason];
+  const closed: boolean = session.closed;
+  engine.dispose();
+  void [createNodeFileSystem, removed, reason, closed];
 }

@@ -9,8 +9,13 @@
 // terminals and no --script runs); elsewhere the call is refused with a tool error that names
 // the setting to change, so a script or a pipe never hangs. Prompts never overlap: concurrent
 // calls ask one after another. The refusal texts never carry the arguments' content.
+// The question names the tool by its advertised name (`mcp__<server>__<tool>`: only
+// [A-Za-z0-9_-], stable for the session), never by the raw name the server chose, and shows the
+// arguments with every control character escaped (terminal_text.ts): nothing a server or the
+// model sent can repaint the question the user answers.
 import type { McpApprovalRequest, McpApprover } from 'agentctx';
 import type { McpServerEntry } from './mcp_config.js';
+import { terminalLine } from './terminal_text.js';
 
 export interface ApprovalOptions {
   servers: readonly McpServerEntry[];
@@ -23,7 +28,7 @@ export interface ApprovalOptions {
 }
 
 function shown(args: string): string {
-  const oneLine = args.replace(/\s+/g, ' ').trim();
+  const oneLine = terminalLine(args.replace(/\s+/g, ' ').trim());
   return oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine;
 }
 
@@ -44,8 +49,8 @@ export function cliApprover(options: ApprovalOptions): McpApprover {
       if (always.has(key)) return true;
       for (;;) {
         if (request.signal?.aborted) return `error: ${request.name} was not run: the turn was interrupted`;
-        const line = await ask(`agentctx: MCP tool ${request.tool} of server ${request.server} wants to run outside the sandbox ` +
-          `with ${shown(request.arguments) || '{}'}. Run it? [y]es / [n]o / [a]lways for this tool: `, request.signal);
+        const line = await ask(terminalLine(`agentctx: MCP tool ${request.name} wants to run outside the sandbox ` +
+          `with ${shown(request.arguments) || '{}'}. Run it? [y]es / [n]o / [a]lways for this tool: `), request.signal);
         if (request.signal?.aborted) return `error: ${request.name} was not run: the turn was interrupted`;
         const reply = line?.trim().toLowerCase();
         if (reply === undefined || reply === 'n' || reply === 'no') {

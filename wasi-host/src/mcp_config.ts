@@ -7,7 +7,10 @@
 //  - Each server has exactly one of `command` (started here, stdio) and `url` (streamable HTTP,
 //    http or https). A relative `cwd` is taken from the --config file's directory.
 //  - A `url` server may have `headers` and `bearer_token_env_var` (the token itself is read from
-//    the environment when connecting); errors name the header, never its value.
+//    the environment when connecting); errors name the header, never its value. Those values,
+//    and the secret-named `env` values of a command server, are redacted from everything the
+//    server sends by the package's connectMcp (docs/mcp.md, "Secrets"): the session never
+//    holds them.
 //  - `--mcp NAME=…` replaces a --config entry of the same NAME; flags are otherwise additive.
 //  - `mcp_servers` is a host key: it never reaches the engine config (config.ts buildConfig).
 import { dirname, resolve } from 'node:path';

@@ -7,7 +7,9 @@
 //  - The session's tool_policy is passed through untouched (sessionMcp sets `defer` only when
 //    the config has none): this file never decides what the model sees of a change.
 //  - Approval prompts read the one shared stdin reader (line_reader.ts), so the REPL never
-//    takes an answer for a message; without a terminal, or in a script, nobody is asked.
+//    takes an answer for a message; without a terminal, or in a script, nobody is asked. What
+//    was typed before a question is shown is dropped first (and said): only a line typed after
+//    it answers it. Everything printed from a server is terminal-safe (terminal_text.ts).
 //  - A list change reaches the engine between steps (the handler applies it after the last
 //    call of a step) or between turns (flush); never while a call is in flight.
 //  - Every server is stopped by close(), whatever happened before.
@@ -17,6 +19,7 @@ import type { JsonObject } from './config.js';
 import type { Clock, EffectOutput, SessionDriver } from './driver.js';
 import { releaseStdin, stdinLines } from './line_reader.js';
 import { cliApprover } from './mcp_approval.js';
+import { terminalLine } from './terminal_text.js';
 import type { McpServerEntry } from './mcp_config.js';
 
 export interface McpHost {
@@ -158,8 +161,14 @@ export async function sessionMcp(
       policy: () => String(config['approval_policy'] ?? 'on-request'),
       ...(reason === undefined ? {
         ask: async (question: string, signal?: AbortSignal) => {
-          process.stderr.write(question);
-          return stdinLines().next(signal);
+          const lines = stdinLines();
+          const dropped = await lines.discardTypedAhead();
+          if (dropped > 0) {
+            process.stderr.write(`agentctx: ${dropped} line${dropped === 1 ? '' : 's'} typed before this question ` +
+              `${dropped === 1 ? 'was' : 'were'} discarded (only what you type after it answers it)\n`);
+          }
+          process.stderr.write(terminalLine(question));
+          return lines.next(signal);
         },
       } : {}),
     }),

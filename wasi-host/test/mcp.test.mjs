@@ -108,20 +108,34 @@ test('on a terminal the REPL asks once: "a" (always) is an answer, never a messa
   const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
   const cli = [node, join(REPO, 'wasm/dist/wasi/cli.js'), 'run', '--interactive', '--json', '--workspace', join(tree.dir, 'ws'),
     '--home', join(tree.dir, 'home'), '--mcp', everythingFlag].map(quote).join(' ');
-  const input = ['#mock-call:mcp__everything__echo={"message":"one"}', 'a', '#mock-call:mcp__everything__echo={"message":"two"}', '/exit']
-    .join('\n') + '\n';
+  // Each line is typed once the terminal shows what it answers: a line typed before the question
+  // would be discarded (docs/mcp.md, "Approval"; mcp_approval_tty.test.mjs).
+  const QUESTION = 'Run it? [y]es / [n]o / [a]lways for this tool:';
+  const steps = [
+    [/one turn per line/, '#mock-call:mcp__everything__echo={"message":"one"}\n'],
+    [QUESTION, 'a\n'],
+    [/"output":"Echo: one"[^]*\n> /, '#mock-call:mcp__everything__echo={"message":"two"}\n'],
+    [/"output":"Echo: two"[^]*\n> /, '/exit\n'],
+  ];
   const { spawn } = await import('node:child_process');
   const out = await new Promise((resolve, reject) => {
     const child = spawn(SCRIPT_PTY, ['-qec', cli, '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
     let text = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { text += d; });
+    const typeWhenShown = () => {
+      while (steps.length > 0 && (typeof steps[0][0] === 'string' ? text.includes(steps[0][0]) : steps[0][0].test(text))) {
+        child.stdin.write(steps.shift()[1]);
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      text += d;
+      typeWhenShown();
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 60000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, text });
     });
-    child.stdin.end(input);
   });
   assert.equal(out.code, 0, out.text);
   assert.equal(out.text.split('Run it? [y]es / [n]o / [a]lways for this tool:').length - 1, 1, out.text);

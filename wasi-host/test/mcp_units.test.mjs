@@ -46,7 +46,7 @@ test('approval at a prompt: y runs once, a runs from then on, n declines, anythi
   const results = await Promise.all([approve(request('push')), approve(request('push')), approve(request('push'))]);
   assert.deepEqual(results, [true, 'error: the user declined to run mcp__git__push', true]);
   assert.equal(questions.length, 4);
-  assert.match(questions[0], /^agentctx: MCP tool push of server git wants to run outside the sandbox with \{"a":1\}\. Run it\? \[y\]es \/ \[n\]o \/ \[a\]lways for this tool: $/);
+  assert.match(questions[0], /^agentctx: MCP tool mcp__git__push wants to run outside the sandbox with \{"a":1\}\. Run it\? \[y\]es \/ \[n\]o \/ \[a\]lways for this tool: $/);
   assert.equal(await approve(request('push')), true, 'always: no more questions');
   assert.equal(questions.length, 4);
   const ended = cliApprover({ servers, policy: () => 'on-request', noAnswerReason: '', ask: async () => undefined });
@@ -67,6 +67,18 @@ test('the line reader hands each line out once, in order, to whoever asks next',
   for await (const line of reader) rest.push(line);
   assert.deepEqual(rest, []);
   assert.equal(await reader.next(), undefined);
+});
+
+test('a question drops what was typed before it: queued lines and the unfinished one', async () => {
+  const input = new PassThrough();
+  const reader = new LineReader(input);
+  input.write('#mock-call:x={}\na\nyes\nhalf');
+  assert.equal(await reader.next(), '#mock-call:x={}', 'the REPL took its line');
+  assert.equal(await reader.discardTypedAhead(), 3, 'a, yes and the unfinished "half"');
+  const answer = reader.next();
+  input.write('n\r\n');
+  assert.equal(await answer, 'n', 'only what comes after the question answers it (CRLF ends a line too)');
+  assert.equal(await reader.discardTypedAhead(), 0);
 });
 
 test('an interrupted prompt stops waiting and leaves the next line to the next asker', async () => {

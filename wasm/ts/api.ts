@@ -24,7 +24,7 @@ export {
 } from './model_clients.js';
 export type { MockModelClientOptions, OpenAIResponsesClientOptions } from './model_clients.js';
 export { retryDelayMs, runTurn } from './driver.js';
-export type { ModelClient, RetryOptions, RunTurnOptions, ToolHandler, TurnResult } from './driver.js';
+export type { ModelClient, RetryOptions, RunTurnOptions, ToolCallContext, ToolHandler, TurnResult } from './driver.js';
 export {
   DEFAULT_TOOL_TIMEOUT_MS, McpToolSet, listAllTools, mcpTools,
 } from './mcp.js';

@@ -2,7 +2,10 @@
 // Attachments on the JS side of the boundary (docs/boundary.md, agentctx/engine.h): large bytes
 // cross beside the JSON, never escaped into it.
 //  - In: encodeInput() serialises a method input; each Uint8Array anywhere in it becomes
-//    {"$bytes": i} and is handed to the transport as input attachment i.
+//    {"$bytes": i} and is handed to the transport as input attachment i. Other bytes — an
+//    ArrayBuffer (`await res.arrayBuffer()`), a SharedArrayBuffer, a DataView or any typed
+//    array — are the same bytes as a Uint8Array over their memory (no copy): JSON would write
+//    them as `{}` or as an object of numbered keys, which the engine would refuse or misread.
 //  - Out: resolveAttachments() replaces each {"$bytes": i, "length": n} of a parsed value by a
 //    copy of attachment i (a Uint8Array, copied once out of the module's memory) and defines,
 //    beside it, a lazy non-enumerable `<key>Text` getter that decodes the bytes as UTF-8 on
@@ -19,13 +22,28 @@ export interface AttachmentSource {
 
 const decoder = new TextDecoder();
 
-// `value` with every Uint8Array replaced by {"$bytes": i} (pushed to `inputs`), copying only
+/**
+ * `value` as a Uint8Array when it is bytes: itself when it is one, else a view over the same
+ * memory of an ArrayBuffer (or a SharedArrayBuffer, from any realm) or an ArrayBufferView;
+ * undefined for anything else.
+ */
+export function asBytes(value: unknown): Uint8Array | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (value instanceof Uint8Array) return value;
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  const tag = Object.prototype.toString.call(value);
+  if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return new Uint8Array(value as ArrayBufferLike);
+  return undefined;
+}
+
+// `value` with all bytes (asBytes) replaced by {"$bytes": i} (pushed to `inputs`), copying only
 // the arrays and plain objects on the way. Done before JSON.stringify, which would call a
 // Buffer's toJSON first: a 200 MB Buffer became an array of 200 million numbers.
 // Objects with their own toJSON (Date, …) are left to JSON.stringify.
 function replaceBytes(value: unknown, inputs: Uint8Array[]): unknown {
-  if (value instanceof Uint8Array) {
-    inputs.push(value);
+  const bytes = asBytes(value);
+  if (bytes !== undefined) {
+    inputs.push(bytes);
     return { $bytes: inputs.length - 1 };
   }
   if (Array.isArray(value)) return value.map((v) => replaceBytes(v, inputs));
@@ -37,7 +55,7 @@ function replaceBytes(value: unknown, inputs: Uint8Array[]): unknown {
   return out;
 }
 
-/** The JSON of `input` (undefined -> {}) with every Uint8Array replaced by a reference. */
+/** The JSON of `input` (undefined -> {}) with all bytes (asBytes) replaced by references. */
 export function encodeInput(input: unknown): { json: string; inputs: Uint8Array[] } {
   if (input === undefined) return { json: '{}', inputs: [] };
   const inputs: Uint8Array[] = [];

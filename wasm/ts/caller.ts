@@ -8,9 +8,10 @@
 //  2. callRaw() returns the envelope text untouched; attachment(i) reads the last call's bytes.
 //  3. call() refuses what JSON would silently change: a `now_ms` that is NaN or ±Infinity (JSON
 //     writes null, which the engine would take as 0: 1970 in the rollout) is `invalid_input`,
-//     like a negative one. A delivery's `sse` given as an ArrayBuffer or any ArrayBufferView
-//     (e.g. `await res.arrayBuffer()`) is sent as bytes (JSON would write `{}`); any other
-//     non-string `sse` reaches the engine, which refuses it naming the field.
+//     like a negative one. Bytes in any form — a Uint8Array, an ArrayBuffer (e.g. a delivery's
+//     `sse` from `await res.arrayBuffer()`), a DataView or another typed array — cross as an
+//     attachment (attachments.ts); anything else that is not the field's type (a number, an
+//     object) reaches the engine, which refuses it with `invalid_input` naming the field.
 import { encodeInput, resolveAttachments, type AttachmentSource } from './attachments.js';
 import { AgentctxError, unwrapEnvelope } from './errors.js';
 import type { Caller } from './types.js';
@@ -25,40 +26,15 @@ export interface RawTransport {
   attachment(index: number): Uint8Array;
 }
 
-// `value` as a Uint8Array over the same bytes when it is an ArrayBuffer (or a shared one) or a
-// non-Uint8Array ArrayBufferView; undefined otherwise.
-function asBytes(value: unknown): Uint8Array | undefined {
-  if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return undefined;
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  const tag = Object.prototype.toString.call(value);
-  if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') {
-    return new Uint8Array(value as ArrayBufferLike);
-  }
-  return undefined;
-}
-
-// A delivery with its `sse` as a Uint8Array when it was other bytes (a shallow copy; the
-// caller's object is never changed).
-function withSseBytes(delivery: unknown): unknown {
-  if (typeof delivery !== 'object' || delivery === null || Array.isArray(delivery)) return delivery;
-  const bytes = asBytes((delivery as Record<string, unknown>)['sse']);
-  return bytes === undefined ? delivery : { ...delivery, sse: bytes };
-}
-
 // `input` checked and normalised as invariant 3 says.
-function prepareInput(method: string, input: unknown): unknown {
+function prepareInput(input: unknown): unknown {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
   const record = input as Record<string, unknown>;
   const now = record['now_ms'];
   if (typeof now === 'number' && !Number.isFinite(now)) {
     throw new AgentctxError('invalid_input', `now_ms must be a non-negative integer (got ${now})`);
   }
-  if (method !== 'deliver') return input;
-  if ('delivery' in record) {
-    const delivery = withSseBytes(record['delivery']);
-    return delivery === record['delivery'] ? input : { ...record, delivery };
-  }
-  return withSseBytes(input);
+  return input;
 }
 
 /** The Caller (call / callJson / callRaw / attachment) over `transport`. */
@@ -72,7 +48,7 @@ export function createCaller<Methods>(transport: RawTransport): Caller<Methods> 
   return {
     // `any`: one implementation serves both overloads of Caller.call.
     call(method: string, input?: unknown): any {
-      const { json, inputs } = encodeInput(prepareInput(method, input));
+      const { json, inputs } = encodeInput(prepareInput(input));
       return value(method, json, inputs);
     },
     callJson<T>(method: string, json: string, inputs: readonly Uint8Array[] = []): T {

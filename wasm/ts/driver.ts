@@ -15,6 +15,10 @@
 //  4. Aborting `signal` interrupts the turn (`turn_complete{reason:"interrupted"}`).
 //  5. A throw after the turn started (e.g. `deliver` rejects a malformed chunk) interrupts the
 //     turn first, then propagates: the session is never left with a turn in progress.
+//  6. No effect is lost: a session call a tool handler makes during its step (an `update` of
+//     the tools, through `context.callInStep`) runs in order with the step's deliveries, and its
+//     effects are acted on like runTurn's own — a model request or turn_complete it brings about
+//     included.
 // Model clients (ModelClient) turn one `model_request` into deliveries; see mockModelClient
 // (the engine's mock.respond) and openAIResponsesClient (fetch + SSE).
 import { AgentctxError } from './errors.js';
@@ -35,10 +39,23 @@ export interface ModelClient {
   send(request: ModelRequestEffect, options: { signal?: AbortSignal }): AsyncIterable<ModelDelivery>;
 }
 
+/** What runTurn gives a tool handler besides the call. */
+export interface ToolCallContext {
+  /** Aborted when the turn is interrupted. */
+  signal?: AbortSignal;
+  /**
+   * Makes a session call (e.g. `update`) in order with this step's deliveries, while the handler
+   * runs: `run` is called once the outputs delivered before it are in, and runTurn acts on the
+   * effects it returns as on its own (a model request it starts is sent, persist lines and
+   * events reach their callbacks). Resolves once they are absorbed; rejects with what `run` threw.
+   */
+  callInStep?: (run: () => readonly Effect[]) => Promise<void>;
+}
+
 /** Answers a host `tool_call` (docs/tools.md): text, or input_text / input_image parts. */
 export type ToolHandler = (
   call: ToolCallEffect,
-  context: { signal?: AbortSignal },
+  context: ToolCallContext,
 ) => ToolOutput | Promise<ToolOutput>;
 
 export interface RetryOptions {
@@ -133,6 +150,12 @@ function toolFailure(call: ToolCallEffect, error: unknown): string {
  * `turn_in_progress`) or when the engine leaves nothing to act on.
  */
 export async function runTurn(session: Caller<SessionMethods>, options: RunTurnOptions): Promise<TurnResult> {
+  // Checked before anything is submitted, so a bad call leaves the session untouched.
+  if (typeof (options as Partial<RunTurnOptions> | undefined)?.model?.send !== 'function') {
+    throw new AgentctxError('invalid_input',
+      'runTurn: options.model must be a ModelClient (an object with send()), ' +
+      'e.g. mockModelClient(engine) or openAIResponsesClient({ apiKey })');
+  }
   const now = options.now ?? Date.now;
   const retry = options.retry ?? {};
   const maxRetries = retry.maxRetries ?? 4;
@@ -269,8 +292,25 @@ export async function runTurn(session: Caller<SessionMethods>, options: RunTurnO
   // Runs one step's host tools concurrently; delivers each output as it finishes, one delivery
   // at a time (so persist lines stay in the order the engine produced them).
   async function runTools(calls: ToolCallEffect[], into: Pending): Promise<void> {
-    const context = signal === undefined ? {} : { signal };
     let queue = Promise.resolve();
+    const callInStep = (run: () => readonly Effect[]): Promise<void> => {
+      let thrown: { error: unknown } | undefined;
+      const step = queue.then(() => {
+        let effects: readonly Effect[];
+        try {
+          effects = run();
+        } catch (error) {
+          thrown = { error }; // the caller's failure, not the step's: later deliveries go on
+          return undefined;
+        }
+        return absorb(effects, into);
+      });
+      queue = step;
+      return step.then(() => {
+        if (thrown !== undefined) throw thrown.error;
+      });
+    };
+    const context: ToolCallContext = signal === undefined ? { callInStep } : { signal, callInStep };
     await Promise.all(calls.map(async (toolCall) => {
       let output: ToolOutput;
       if (options.tools === undefined) {

@@ -13,6 +13,12 @@
 //    toolHandler({session}) applies it when the last call of a step has finished (so no call in
 //    flight sees its tool vanish), and applyUpdate() applies it between turns. The session's
 //    `tool_policy` decides what the model sees; this file never reads or sets it.
+//  - A tool called in a step stays in the engine's array until the step's outputs are
+//    delivered: the handler's update holds it back (the rest of the change goes ahead) and the
+//    removal follows with the next update. The engine answers a call whose tool it loses with
+//    an error, so removing it earlier would replace the output the server did return. The
+//    handler makes its update through runTurn's `callInStep`, so the effects it brings about
+//    are runTurn's to act on.
 //  - Browser-safe: no Node built-ins and no SDK import.
 import type { ToolHandler } from './driver.js';
 import type {
@@ -23,6 +29,7 @@ import {
   compareCodeUnits, hostToolBytes, hostToolFor, mcpResultToOutput, serverKeys, toolKeys,
 } from './mcp_tools.js';
 import type { McpCallToolResult, McpTool } from './mcp_tools.js';
+import { mcpRedaction, redactingMcpClient } from './mcp_secrets.js';
 
 /** Per-request options an MCP client takes (the SDK's RequestOptions, the fields used here). */
 export interface McpRequestOptions {
@@ -48,13 +55,22 @@ export interface McpServerOptions {
   disabledTools?: readonly string[];
   /** A call that takes longer answers a timeout error (default 60 000 ms). */
   toolTimeoutMs?: number;
+  /**
+   * Values the server must never get into the session (its credentials): replaced by `***` in
+   * every spelling (plain, JSON-escaped, percent-encoded) in every listing, result and error of
+   * this server (mcp_secrets.ts). A client from connectMcp already redacts its own config's.
+   */
+  secrets?: readonly string[];
 }
 
 /** One tool call to approve before it runs. */
 export interface McpApprovalRequest {
   server: string;
   tool: string;
-  /** The advertised name, e.g. `mcp__git__status`. */
+  /**
+   * The advertised name, e.g. `mcp__git__status`: only [A-Za-z0-9_-] (mcp_tools.ts), the name to
+   * show a user; `server` and `tool` are the raw names a server chose and may hold anything.
+   */
   name: string;
   /** The model's JSON arguments, verbatim. */
   arguments: string;
@@ -130,8 +146,12 @@ export class McpToolSet {
   readonly #onListError: ((server: string, error: unknown) => void) | undefined;
   /** The tools array the engine has (by advertised name -> bytes), once handed over. */
   #sent: Map<string, string> | undefined;
+  /** The engine's array as configs, by advertised name (to hold back a removal). */
+  #sentTools = new Map<string, HostToolConfig>();
   #routes = new Map<string, Route>();
   #inFlight = 0;
+  /** Advertised names called in the running step (held back by its update). */
+  readonly #stepCalls = new Set<string>();
 
   constructor(options: McpToolSetOptions = {}) {
     this.#base = [...(options.baseTools ?? [])];
@@ -142,7 +162,9 @@ export class McpToolSet {
   /** Adds a server (its tools appear after refresh()). Names are unique. */
   addServer(name: string, client: McpClientLike, options: McpServerOptions = {}): void {
     if (this.#servers.has(name)) throw new Error(`MCP server \`${name}\` is already in the set`);
-    this.#servers.set(name, { name, key: '', client, options, tools: [], again: false });
+    const secrets = options.secrets ?? [];
+    const redacted = secrets.length === 0 ? client : redactingMcpClient(client, mcpRedaction(secrets));
+    this.#servers.set(name, { name, key: '', client: redacted, options, tools: [], again: false });
     const keys = serverKeys([...this.#servers.keys()]);
     for (const entry of this.#servers.values()) entry.key = keys.get(entry.name) as string;
   }
@@ -241,16 +263,19 @@ export class McpToolSet {
   sessionTools(): HostToolConfig[] {
     const tools = this.tools();
     this.#sent = bytesByName(tools);
+    this.#sentTools = configsByName(tools);
     return tools;
   }
 
   /**
    * Waits for running listings, then returns the `tools` delta when the current array differs
    * from the engine's (which it becomes), with what changed; undefined when nothing did.
+   * `hold`: advertised names the engine's array keeps for now even when they are gone (tools
+   * whose calls are not delivered yet); their removal is part of a later update.
    */
-  async takeUpdate(): Promise<{ delta: ConfigDelta; change: McpToolsChange } | undefined> {
+  async takeUpdate(options: { hold?: ReadonlySet<string> } = {}): Promise<{ delta: ConfigDelta; change: McpToolsChange } | undefined> {
     await this.settled();
-    const tools = this.tools();
+    const tools = this.#holding(this.tools(), options.hold);
     const now = bytesByName(tools);
     const before = this.#sent ?? new Map<string, string>();
     const change: McpToolsChange = { added: [], removed: [], changed: [] };
@@ -263,8 +288,22 @@ export class McpToolSet {
       [...before.keys()].join('\n') === [...now.keys()].join('\n');
     if (same) return undefined;
     this.#sent = now;
+    this.#sentTools = configsByName(tools);
     for (const list of [change.added, change.removed, change.changed]) list.sort(compareCodeUnits);
     return { delta: { tools }, change };
+  }
+
+  /** `tools` with the engine's entries for the `hold` names it lacks, in the array's order. */
+  #holding(tools: HostToolConfig[], hold: ReadonlySet<string> | undefined): HostToolConfig[] {
+    if (hold === undefined || hold.size === 0) return tools;
+    const present = new Set(bytesByName(tools).keys());
+    const held = [...hold].filter((n) => !present.has(n)).map((n) => this.#sentTools.get(n))
+      .filter((t): t is HostToolConfig => t !== undefined);
+    if (held.length === 0) return tools;
+    const base = tools.slice(0, this.#base.length);
+    const mcp = [...tools.slice(this.#base.length), ...held];
+    mcp.sort((a, b) => compareCodeUnits(a.server ?? '', b.server ?? '') || compareCodeUnits(a.name, b.name));
+    return [...base, ...mcp];
   }
 
   /**
@@ -284,8 +323,10 @@ export class McpToolSet {
 
   /**
    * A runTurn tool handler. With `session`, a pending list change is applied when the last call
-   * of a step has finished, before its output is delivered (so the next step's request has it);
-   * the update's effects go to `onEffects`.
+   * of a step has finished, before its output is delivered (so the next step's request has it),
+   * holding back the removal of the step's own tools until a later update. The update is made
+   * through runTurn's `callInStep`, which acts on its effects; a caller without it (another
+   * loop) gets them in `onEffects`.
    */
   toolHandler(options: {
     session?: Caller<SessionMethods>;
@@ -297,6 +338,7 @@ export class McpToolSet {
   } = {}): ToolHandler {
     return async (call, context) => {
       this.#inFlight += 1;
+      this.#stepCalls.add(call.name);
       let output: ToolOutput;
       try {
         output = this.#owns(call) || options.fallback === undefined
@@ -306,11 +348,22 @@ export class McpToolSet {
         this.#inFlight -= 1;
       }
       if (this.#inFlight === 0 && options.session !== undefined) {
+        const session = options.session;
+        const hold = new Set(this.#stepCalls);
+        this.#stepCalls.clear();
         try {
-          const effects = await this.applyUpdate(options.session, {
-            ...(options.now ? { now: options.now } : {}), ...(options.onChange ? { onChange: options.onChange } : {}),
-          });
-          if (effects.length > 0) options.onEffects?.(effects);
+          const update = await this.takeUpdate({ hold });
+          if (update !== undefined) {
+            options.onChange?.(update.change);
+            const run = (): readonly Effect[] =>
+              (session.call('update', { delta: update.delta, now_ms: (options.now ?? Date.now)() }) as EffectsResult).effects;
+            if (context.callInStep !== undefined) {
+              await context.callInStep(run);
+            } else {
+              const effects = run();
+              if (effects.length > 0) options.onEffects?.([...effects]);
+            }
+          }
         } catch (error) {
           options.onEffects?.([{ type: 'event', event: { type: 'warning', code: 'mcp_update_failed', message: errorText(error) } }]);
         }
@@ -348,7 +401,7 @@ export class McpToolSet {
       let verdict: true | string;
       try {
         verdict = await this.#approve({
-          server: who.server, tool: who.tool, name: call.name, arguments: call.arguments,
+          server: who.server, tool: who.tool, name: `mcp__${call.server as string}__${call.tool as string}`, arguments: call.arguments,
           ...(context.signal !== undefined ? { signal: context.signal } : {}),
         });
       } catch (error) {
@@ -385,12 +438,17 @@ export class McpToolSet {
   }
 }
 
+function advertisedName(t: HostToolConfig): string {
+  return t.server === undefined || t.server === '' ? t.name : `mcp__${t.server}__${t.name}`;
+}
+
+function configsByName(tools: readonly HostToolConfig[]): Map<string, HostToolConfig> {
+  return new Map(tools.map((t) => [advertisedName(t), t]));
+}
+
 function bytesByName(tools: readonly HostToolConfig[]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const t of tools) {
-    const name = t.server === undefined || t.server === '' ? t.name : `mcp__${t.server}__${t.name}`;
-    out.set(name, hostToolBytes(t));
-  }
+  for (const t of tools) out.set(advertisedName(t), hostToolBytes(t));
   return out;
 }
 

@@ -14,12 +14,16 @@
 //  - A child gets only the SDK's safe default environment (HOME, PATH, USER, …) plus `env`.
 //  - An HTTP server gets `headers` and, with `bearer_token_env_var`, `Authorization: Bearer`
 //    with that variable's value, read from the environment at each (re)connect, so the token
-//    need not sit in a config file. Header values appear in no error or message: errors that
-//    quote them (a server may echo a request) have them replaced by `***`.
+//    need not sit in a config file.
+//  - The server's secrets (header values, the token, secret-named `env` values: mcp_secrets.ts)
+//    never get past this client: every listing and result is redacted before it is returned,
+//    every error message and stderr line before it is thrown or handed on.
 //  - close() stops the child (SIGTERM, then SIGKILL) and is final.
 import { readFileSync } from 'node:fs';
 import type { McpClientLike, McpRequestOptions } from './mcp.js';
-import { secretRedactor } from './secret_redaction.js';
+import { mcpRedaction, mcpServerSecrets, redactMcpValue, redactedError } from './mcp_secrets.js';
+import type { McpRedaction } from './mcp_secrets.js';
+import { MCP_MAX_STDIO_MESSAGE_BYTES, McpLineBuffer } from './mcp_stdio_buffer.js';
 import type { McpCallToolResult, McpTool } from './mcp_tools.js';
 
 /** One server, as the CLI's `mcp_servers` entries spell it (docs/mcp.md). */
@@ -75,6 +79,7 @@ type Sdk = {
   getDefaultEnvironment: typeof import('@modelcontextprotocol/sdk/client/stdio.js').getDefaultEnvironment;
   StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
   ToolListChangedNotificationSchema: typeof import('@modelcontextprotocol/sdk/types.js').ToolListChangedNotificationSchema;
+  deserializeMessage: typeof import('@modelcontextprotocol/sdk/shared/stdio.js').deserializeMessage;
 };
 type SdkClient = InstanceType<Sdk['Client']>;
 type SdkTransport = InstanceType<Sdk['StdioClientTransport']> | InstanceType<Sdk['StreamableHTTPClientTransport']>;
@@ -85,11 +90,12 @@ let sdkPromise: Promise<Sdk> | undefined;
 function loadSdk(): Promise<Sdk> {
   sdkPromise ??= (async () => {
     try {
-      const [client, stdio, http, types] = await Promise.all([
+      const [client, stdio, http, types, shared] = await Promise.all([
         import('@modelcontextprotocol/sdk/client/index.js'),
         import('@modelcontextprotocol/sdk/client/stdio.js'),
         import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
         import('@modelcontextprotocol/sdk/types.js'),
+        import('@modelcontextprotocol/sdk/shared/stdio.js'),
       ]);
       return {
         Client: client.Client,
@@ -97,6 +103,7 @@ function loadSdk(): Promise<Sdk> {
         getDefaultEnvironment: stdio.getDefaultEnvironment,
         StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
         ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+        deserializeMessage: shared.deserializeMessage,
       };
     } catch (error) {
       sdkPromise = undefined;
@@ -146,6 +153,19 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * Puts McpLineBuffer in place of the SDK transport's read buffer (the field `_readBuffer`, with
+ * append / readMessage / clear): linear, and a message over MCP_MAX_STDIO_MESSAGE_BYTES fails
+ * its request instead of closing the transport. Left as it is when an SDK lacks that field.
+ */
+function useLineBuffer(transport: object, sdk: Sdk): void {
+  const t = transport as { _readBuffer?: { append?: unknown; readMessage?: unknown; clear?: unknown } };
+  const current = t._readBuffer;
+  if (current === undefined || typeof current.append !== 'function' || typeof current.readMessage !== 'function' ||
+    typeof current.clear !== 'function') return;
+  t._readBuffer = new McpLineBuffer(MCP_MAX_STDIO_MESSAGE_BYTES, sdk.deserializeMessage) as typeof current;
+}
+
 /** Races `promise` against a timer; `onTimeout` builds the error. */
 async function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -173,10 +193,13 @@ class Connection implements McpConnection {
   #restart: Promise<void> | undefined;
   #failure = '';
   #stderrTail = '';
+  /** The tail was cut inside a line: the rest of that line is not kept. */
+  #stderrDropLine = false;
   /** What the server last wrote to stderr before it exited (for the calls it broke). */
   #exitNote = '';
-  /** Hide the HTTP header values (and the token) in error texts. */
-  #redactors: ((text: string) => string)[] = [];
+  /** The configured secrets (the token joins them at each connect) and their redaction. */
+  readonly #secrets: string[];
+  #redaction: McpRedaction;
 
   constructor(name: string, config: McpServerConfig, options: ConnectMcpOptions, sdk: Sdk) {
     this.name = name;
@@ -185,6 +208,8 @@ class Connection implements McpConnection {
     this.#sdk = sdk;
     this.#startupMs = config.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS;
     this.#restartsLeft = options.restarts ?? 1;
+    this.#secrets = mcpServerSecrets(config);
+    this.#redaction = mcpRedaction(this.#secrets);
   }
 
   get state(): McpConnection['state'] {
@@ -207,7 +232,6 @@ class Connection implements McpConnection {
   /** The HTTP request headers: `headers`, and the bearer token read from the environment now. */
   #httpHeaders(): Record<string, string> {
     const headers: Record<string, string> = { ...this.#config.headers };
-    const secrets = Object.values(headers);
     const variable = this.#config.bearer_token_env_var;
     if (variable !== undefined) {
       const token = process.env[variable];
@@ -218,22 +242,43 @@ class Connection implements McpConnection {
         throw new Error(`MCP server \`${this.name}\` did not start: environment variable ${variable} (bearer_token_env_var) holds control characters`);
       }
       headers['Authorization'] = `Bearer ${token}`;
-      secrets.push(token);
+      if (!this.#secrets.includes(token)) {
+        this.#secrets.push(token);
+        this.#redaction = mcpRedaction(this.#secrets);
+      }
     }
-    this.#redactors = secrets.map((value) => secretRedactor(value));
     return headers;
   }
 
-  /** `error` with the header values in its message replaced (an Error either way). */
+  /** `error` with the secrets in its message replaced (an Error either way). */
   #redacted(error: unknown): Error {
-    const text = errorText(error);
-    const hidden = this.#redactors.reduce((t, redact) => redact(t), text);
-    return hidden === text && error instanceof Error ? error : new Error(hidden);
+    return redactedError(error, this.#redaction.message);
+  }
+
+  /**
+   * Keeps the last STDERR_TAIL_BYTES of stderr, cut at a line start (a line longer than that is
+   * dropped whole): a secret in the kept text is never cut, so redaction finds it.
+   */
+  #keepStderr(text: string): void {
+    let rest = text;
+    if (this.#stderrDropLine) {
+      const nl = rest.indexOf('\n');
+      if (nl < 0) return;
+      rest = rest.slice(nl + 1);
+      this.#stderrDropLine = false;
+    }
+    let tail = this.#stderrTail + rest;
+    if (tail.length > STDERR_TAIL_BYTES) {
+      const from = tail.indexOf('\n', tail.length - STDERR_TAIL_BYTES - 1);
+      this.#stderrDropLine = from < 0;
+      tail = from < 0 ? '' : tail.slice(from + 1);
+    }
+    this.#stderrTail = tail;
   }
 
   #stderrNote(): string {
     const tail = this.#stderrTail.trim().split('\n').slice(-3).join(' | ');
-    return tail === '' ? '' : ` (stderr: ${tail})`;
+    return tail === '' ? '' : ` (stderr: ${this.#redaction.message(tail)})`;
   }
 
   /** Starts the transport and the initialize handshake, bounded by the startup timeout. */
@@ -252,14 +297,15 @@ class Connection implements McpConnection {
         ...(this.#config.cwd !== undefined ? { cwd: this.#config.cwd } : {}),
         stderr: 'pipe',
       });
+      useLineBuffer(stdio, sdk);
       let partial = '';
       stdio.stderr?.on('data', (chunk: Buffer | string) => {
         const text = String(chunk);
-        this.#stderrTail = (this.#stderrTail + text).slice(-STDERR_TAIL_BYTES);
+        this.#keepStderr(text);
         if (this.#options.onStderr === undefined) return;
         const lines = (partial + text).split('\n');
         partial = lines.pop() ?? '';
-        for (const line of lines) this.#options.onStderr(line);
+        for (const line of lines) this.#options.onStderr(this.#redaction.message(line));
       });
       transport = stdio;
     }
@@ -311,6 +357,7 @@ class Connection implements McpConnection {
     this.#state = 'restarting';
     this.#options.onExit?.({ restarting: true, detail });
     this.#stderrTail = '';
+    this.#stderrDropLine = false;
     this.#restart = this.start().then(
       () => this.#changed(),
       (error: unknown) => {
@@ -331,7 +378,8 @@ class Connection implements McpConnection {
   async listTools(params: { cursor?: string } = {}, options: McpRequestOptions = {}): Promise<{ tools: McpTool[]; nextCursor?: string }> {
     const client = await this.#ready();
     try {
-      return (await client.listTools(params, { timeout: this.#startupMs, ...options })) as { tools: McpTool[]; nextCursor?: string };
+      const listing = await client.listTools(params, { timeout: this.#startupMs, ...options });
+      return redactMcpValue(listing, this.#redaction.content) as { tools: McpTool[]; nextCursor?: string };
     } catch (error) {
       throw this.#redacted(error);
     }
@@ -344,7 +392,7 @@ class Connection implements McpConnection {
   ): Promise<McpCallToolResult> {
     const client = await this.#ready();
     try {
-      return (await client.callTool(params, undefined, options)) as McpCallToolResult;
+      return redactMcpValue(await client.callTool(params, undefined, options), this.#redaction.content) as McpCallToolResult;
     } catch (error) {
       if (this.#client !== client && this.#state !== 'closed') {
         const next = this.#state === 'restarting' ? 'it is being restarted for the next call'

@@ -12,7 +12,7 @@
 
 import type {
   AgentsMdRefresh, CacheBreakReason, CacheTtl, DeliveryType, EffectType, ErrorEffectCode, EventType, Provider,
-  SessionConfig, Trust, WarningCode,
+  ReplayCause as GeneratedReplayCause, SessionConfig, Trust, WarningCode,
 } from './generated/protocol.js';
 
 export type {
@@ -300,8 +300,11 @@ export interface BodyBytes {
 export interface ModelEventsDelivery {
   type: 'model_events';
   request_id: string;
-  /** Raw SSE, split anywhere (bytes may split inside a character; they cross as raw bytes). */
-  sse?: string | Uint8Array;
+  /**
+   * Raw SSE, split anywhere (bytes may split inside a character; they cross as raw bytes): text,
+   * or bytes in any form (a Uint8Array, an ArrayBuffer such as `await res.arrayBuffer()`, a DataView).
+   */
+  sse?: string | Uint8Array | ArrayBuffer | ArrayBufferView;
   /** Already-parsed events (skips SSE framing). */
   events?: Record<string, unknown>[];
   /** The stream ended (after `response.completed` this is a no-op). */
@@ -310,8 +313,8 @@ export interface ModelEventsDelivery {
 export interface ModelResponseDelivery {
   type: 'model_response';
   request_id: string;
-  /** The JSON answer of `responses/compact`. */
-  body: string | Uint8Array;
+  /** The JSON answer of `responses/compact` (text, or bytes in any form as for `sse`). */
+  body: string | Uint8Array | ArrayBuffer | ArrayBufferView;
 }
 export interface ModelErrorDelivery {
   type: 'model_error';
@@ -431,11 +434,8 @@ export interface AgentsInspect {
   probes: AgentsProbe[];
 }
 
-/** Why uncached input tokens were not cached (docs/replay.md); `new_input` was never cacheable. */
-export type ReplayCause =
-  | 'new_input' | 'model_changed' | 'cache_key_changed' | 'instructions_changed' | 'tools_changed'
-  | 'history_rewritten_by_compaction' | 'item_edited' | 'below_minimum' | 'idle_past_ttl'
-  | 'concurrent' | 'server_miss';
+/** Why uncached input tokens were not cached (docs/replay.md); generated from core/protocol.json. */
+export type ReplayCause = GeneratedReplayCause;
 
 /**
  * One request of a replayed rollout (docs/replay.md): reconstructed before a run of model output,

@@ -7,7 +7,9 @@
 //    character an HTTP header cannot carry, is refused with a message that never quotes it.
 //  - Redaction replaces the key as written and every spelling a JSON string decoder turns into
 //    it (`\uXXXX` in either case for any of its characters, `\/`, `\"`, `\\`, …), so an error body
-//    that echoes the key escaped cannot bring it back once the engine decodes the JSON.
+//    that echoes the key escaped cannot bring it back once the engine decodes the JSON; and every
+//    URL percent-encoding of it (`%XX` of the UTF-8 bytes of any of its characters, either case),
+//    the form a server puts into a link it builds from it.
 import { AgentctxError } from './errors.js';
 
 /** The short escapes of JSON strings, by the character they stand for. */
@@ -26,9 +28,17 @@ function unicodeEscape(unit: number): string {
   return `\\\\u${digits}`;
 }
 
-/** A regex source matching `ch` written plainly or as any JSON string escape of it. */
+/** `%XX` of each UTF-8 byte of `ch`, hex digits in any case, as a regex. */
+function percentEscape(ch: string): string {
+  return [...new TextEncoder().encode(ch)].map((byte) => {
+    const hex = byte.toString(16).padStart(2, '0');
+    return `%${[...hex].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('')}`;
+  }).join('');
+}
+
+/** A regex source matching `ch` written plainly, as any JSON string escape of it, or percent-encoded. */
 function characterSpellings(ch: string): string {
-  const options = [regexLiteral(ch)];
+  const options = [regexLiteral(ch), percentEscape(ch)];
   const short = SHORT_ESCAPES[ch];
   if (short !== undefined) options.push(regexLiteral(short));
   // An astral character is two code units; JSON spells it as two escapes (or mixes them).
@@ -43,12 +53,25 @@ function characterSpellings(ch: string): string {
 
 /**
  * A function that replaces every occurrence of `secret` (trimmed; nothing when it is empty) in a
- * text with `***`: the plain key and each JSON-escaped spelling of it.
+ * text with `***`: the plain key and each JSON-escaped or percent-encoded spelling of it.
  */
 export function secretRedactor(secret: string | undefined): (text: string) => string {
   const key = typeof secret === 'string' ? secret.trim() : '';
   if (key === '') return (text) => text;
   const pattern = new RegExp([...key].map(characterSpellings).join(''), 'g');
+  return (text) => text.replace(pattern, '***');
+}
+
+/**
+ * secretRedactor for several secrets at once, in one pass: every occurrence of any of them
+ * (trimmed; empty ones ignored) becomes `***`. Where two overlap at one place, the longer one is
+ * replaced. The identity when there is none.
+ */
+export function secretsRedactor(secrets: Iterable<string | undefined>): (text: string) => string {
+  const keys = [...new Set([...secrets].map((s) => (typeof s === 'string' ? s.trim() : '')).filter((s) => s !== ''))]
+    .sort((a, b) => b.length - a.length);
+  if (keys.length === 0) return (text) => text;
+  const pattern = new RegExp(keys.map((key) => [...key].map(characterSpellings).join('')).join('|'), 'g');
   return (text) => text.replace(pattern, '***');
 }
 

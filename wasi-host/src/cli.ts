@@ -10,11 +10,12 @@
 //    command refuses flags it does not use.
 //  - stdout carries only results; diagnostics are one line on stderr, prefixed `agentctx: `.
 //    Exit codes: 0 ok, 1 engine error / failed turn / runtime failure, 2 usage error (bad flag,
-//    argument, file or script line), 130 interrupted by the user.
+//    argument, file or script line), 130 interrupted by the user, 141 stdout or stderr closed
+//    by its reader (EPIPE: quietly, no stack trace).
+//  - Help fits the terminal's width (80 columns off a terminal) and breaks only between words.
 //  - Uses the global `process`; never imports node:process.
 import { statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import {
@@ -22,6 +23,10 @@ import {
 } from './config.js';
 import { CLI_ENUM_FLAGS, enumFlagProblem } from './generated/cli_enums.js';
 import { commandHelp, globalHelp } from './help.js';
+import { chooseHome, homeInWorkspace } from './home_dir.js';
+import type { HomeChoice } from './home_dir.js';
+import { terminalColumns } from './text_wrap.js';
+import { terminalLine } from './terminal_text.js';
 import type { CliEnumFlag } from './generated/cli_enums.js';
 import type { CliOptions, GuestLoader, ReplayFlags } from './commands.js';
 import type { GuestOptions, WasiGuest } from './guest.js';
@@ -30,6 +35,14 @@ import type { GuestOptions, WasiGuest } from './guest.js';
 // loaded dynamically, after the warning listeners are gone. The library leaves an embedder's
 // process alone; the CLI owns its process.
 process.removeAllListeners('warning');
+// A reader that goes away (`agentctx --help | head -1`) ends the process quietly, as SIGPIPE ends
+// other tools: exit 141, no stack trace; the rollout lock goes with the 'exit' event.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(141);
+    throw e;
+  });
+}
 // V8 tiers hot wasm functions up in background threads, and the process then waits for those
 // compile jobs before it can exit (seconds for agentctx.wasm on a busy machine), even after
 // process.exit. A CLI session is short and its engine work small: baseline (Liftoff) code only.
@@ -55,41 +68,46 @@ interface OptionDoc {
   /** Repeatable: every occurrence is kept (--mcp). */
   multiple?: boolean;
   help: string;
+  /** Its meaning in one command's help, where that differs (help.ts). */
+  perCommand?: Partial<Record<string, string>>;
 }
+
+/** One meaning for the commands that open a session (run, resume, inspect). */
+const forSessions = (help: string): Record<string, string> => ({ run: help, resume: help, inspect: help });
 
 const OPTIONS: OptionDoc[] = [
   { name: 'workspace', type: 'string', arg: 'DIR', help: 'host directory the engine sees as /workspace (default: the current directory)' },
-  { name: 'cwd', type: 'string', arg: 'PATH', help: 'working directory inside the workspace: relative to it, /workspace/..., or a host path inside it (default: the workspace root)' },
-  { name: 'home', type: 'string', arg: 'DIR', help: 'agentctx home, mounted as /state: global AGENTS.md and rollouts in sessions/ (default: $AGENTCTX_HOME, else ~/.agentctx)' },
+  { name: 'cwd', type: 'string', arg: 'PATH', help: 'working directory inside the workspace (default: its root)' },
+  { name: 'home', type: 'string', arg: 'DIR', help: 'rollouts and the global AGENTS.md (default: $AGENTCTX_HOME or ~/.agentctx)' },
   { name: 'config', type: 'string', arg: 'FILE.json', help: 'engine config keys (docs/config.md), merged under the flags' },
-  { name: 'mcp', type: 'string', arg: 'NAME=COMMAND…', multiple: true, help: 'an MCP server for the session (repeatable): NAME=COMMAND [ARGS…] (one argument, quoted) or NAME=URL (streamable HTTP); its tools become mcp__NAME__TOOL; more in --config mcp_servers (docs/mcp.md), where a URL server may also have headers and bearer_token_env_var (the token read from that variable, never written anywhere). MCP servers run on the host, outside the WASI sandbox, with your rights: each tool call is asked about first (y/n/always on a terminal; refused in scripts and pipes) unless --approval never or the server\'s approved_tools lists it' },
-  { name: 'writable', type: 'boolean', help: 'let the engine write below /workspace (default: read-only; sandbox defaults to workspace-write)' },
-  { name: 'allow-hardlinks', type: 'boolean', help: 'let the engine read workspace files that have more than one hard link (default: refused, since another link may be outside the workspace; such files are never written)' },
-  { name: 'trust', type: 'string', arg: 'trusted|untrusted', optional: { bare: 'trusted' }, help: 'trust the workspace: read its project AGENTS.md files; --trust=untrusted overrides a --config file (default: untrusted, only the global one)' },
-  { name: 'sandbox', type: 'string', arg: 'MODE', help: `sandbox policy: ${CLI_ENUM_FLAGS.sandbox.join(', ')} (default: read-only, or workspace-write with --writable)` },
+  { name: 'mcp', type: 'string', arg: 'NAME=COMMAND…', multiple: true, help: 'an MCP server (repeatable): NAME=COMMAND [ARGS…] as one argument, or NAME=URL (docs/mcp.md)' },
+  { name: 'writable', type: 'boolean', help: 'let the engine write below /workspace; sandbox workspace-write (default: read-only)', perCommand: { call: 'let the engine write below /workspace (default: read-only)' } },
+  { name: 'allow-hardlinks', type: 'boolean', help: 'read workspace files with more than one hard link (default: refused; never written)' },
+  { name: 'trust', type: 'string', arg: 'trusted|untrusted', optional: { bare: 'trusted' }, help: 'read the project AGENTS.md files (default: untrusted: only the global one)' },
+  { name: 'sandbox', type: 'string', arg: 'MODE', help: `sandbox policy: ${CLI_ENUM_FLAGS.sandbox.join(', ')} (default: read-only)` },
   { name: 'approval', type: 'string', arg: 'POLICY', help: `approval policy: ${CLI_ENUM_FLAGS.approval.join(', ')} (default: on-request)` },
   { name: 'agents-refresh', type: 'string', arg: 'MODE', help: `AGENTS.md refresh: ${CLI_ENUM_FLAGS['agents-refresh'].join(', ')} (default: selection)` },
-  { name: 'model', type: 'string', arg: 'SLUG', help: 'model slug; `mock` (default) is the embedded mock model, no network' },
-  { name: 'provider', type: 'string', arg: 'API', help: 'model API the requests are rendered for: responses (OpenAI Responses, default), chat (Chat Completions: OpenAI, vLLM, llama.cpp) or anthropic (Messages, with cache_control breakpoints); overrides the --config file\'s provider; replay: whose cache rules and prices apply (default: anthropic when the rollout records cache writes, else responses)' },
-  { name: 'feature', type: 'string', arg: 'NAME=on|off', multiple: true, help: `a provider feature on or off for this session (repeatable): ${CLI_ENUM_FLAGS.feature.join(', ')}; unset features are automatic: on at the provider's official endpoint where the model has them, off with --base-url (serve-mock has them all: turn them on there); an endpoint that refuses one gets the request again without it (docs/providers.md)` },
-  { name: 'base-url', type: 'string', arg: 'URL', help: 'API base URL (default for a non-mock model: https://api.openai.com/v1, or https://api.anthropic.com/v1 with --provider anthropic); any URL, even with --model mock, uses HTTP (e.g. agentctx serve-mock)' },
-  { name: 'api-key-env', type: 'string', arg: 'VAR', help: 'environment variable holding the API key (default: OPENAI_API_KEY, or ANTHROPIC_API_KEY when the provider is anthropic, by --provider or in --config; optional with --base-url); the key is sent only in the request headers, never written to rollouts, logs or dumps' },
-  { name: 'json', type: 'boolean', help: 'machine-readable output: one JSON object per line (effects, host records; replay: the report)' },
-  { name: 'interactive', type: 'boolean', short: 'i', help: 'run: a REPL after the optional PROMPT (one turn per line; /compact, /help, /exit)' },
+  { name: 'model', type: 'string', arg: 'SLUG', help: 'model slug (default: mock, the embedded mock model: no network)' },
+  { name: 'provider', type: 'string', arg: 'API', help: 'model API: responses (default), chat, anthropic; replay: whose cache prices apply', perCommand: { ...forSessions('the API the requests are rendered for: responses (default), chat or anthropic'), replay: 'whose cache rules and prices apply (default: anthropic if the rollout records cache writes)' } },
+  { name: 'feature', type: 'string', arg: 'NAME=on|off', multiple: true, help: 'a provider feature on or off, repeatable; unset: automatic (names: docs/cli.md)' },
+  { name: 'base-url', type: 'string', arg: 'URL', help: 'API base URL, e.g. of agentctx serve-mock (default: the provider\'s official endpoint)' },
+  { name: 'api-key-env', type: 'string', arg: 'VAR', help: 'variable with the API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY for anthropic)' },
+  { name: 'json', type: 'boolean', help: 'one JSON object per line: the effects and host records; replay: the report', perCommand: { run: 'one JSON object per line: the effects and host records', resume: 'one JSON object per line: the effects and host records', inspect: 'the result as one line of JSON', replay: 'the report as JSON' } },
+  { name: 'interactive', type: 'boolean', short: 'i', help: 'run, resume: a REPL after the optional PROMPT (one turn per line; /help lists its commands)' },
   { name: 'script', type: 'string', arg: 'FILE.jsonl', help: 'run: a scripted session (see Scripts below)' },
-  { name: 'dump-requests', type: 'string', arg: 'DIR', help: 'run, resume: write every request body as DIR/NNNN.json exactly as sent; replay: every reconstructed request ({model, instructions?, input}: what the model saw) as DIR/NNNN.json, NNNN from its request id' },
+  { name: 'dump-requests', type: 'string', arg: 'DIR', help: 'write each request to DIR/NNNN.json (replay: as reconstructed; else as sent)', perCommand: { run: 'write every request body as DIR/NNNN.json, exactly as sent', resume: 'write every request body as DIR/NNNN.json, exactly as sent', replay: 'write every reconstructed request (what the model saw) as DIR/NNNN.json' } },
   { name: 'max-retries', type: 'string', arg: 'N', help: 'run, resume: retries of a retryable model error per request (default: 4)' },
-  { name: 'retry-base-ms', type: 'string', arg: 'MS', help: 'run, resume: first backoff step, doubled per retry, plus jitter, never below the server\'s retry-after (default: 1000)' },
-  { name: 'request-timeout-ms', type: 'string', arg: 'MS', help: 'run, resume: an attempt fails (and is retried) after MS without response data (default: 300000)' },
-  { name: 'format', type: 'string', arg: 'FMT', help: `inspect: ${CLI_ENUM_FLAGS.format.join(', ')} — request (the next request body, default), agents (AGENTS.md text, sources, warnings), world-state (snapshot) or breakpoints (the Anthropic cache_control plan of the next request, with reasons)` },
+  { name: 'retry-base-ms', type: 'string', arg: 'MS', help: 'run, resume: first backoff step, doubled per retry, plus jitter (default: 1000)' },
+  { name: 'request-timeout-ms', type: 'string', arg: 'MS', help: 'run, resume: an attempt fails after MS without response data (default: 300000)' },
+  { name: 'format', type: 'string', arg: 'FMT', help: `inspect: ${CLI_ENUM_FLAGS.format.join(', ')} (default: request)`, perCommand: { inspect: 'what to print: request (the next request body, default), agents, world-state or breakpoints' } },
   { name: 'port', type: 'string', arg: 'N', help: 'serve-mock: port on 127.0.0.1 (default: 0, any free port; the URL is printed)' },
   { name: 'clock', type: 'string', arg: 'CLOCK', help: 'serve-mock: wall (default) or step:<ms> (0, ms, 2·ms, … per request)' },
   { name: 'requests', type: 'boolean', help: 'replay: also list every request in the table (default: the top misses only)' },
-  { name: 'cache-ttl-ms', type: 'string', arg: 'MS', help: 'replay: the provider\'s prompt-cache TTL; a request sent longer than MS after the previous one finished blames its misses on idle_past_ttl (default: 300000)' },
-  { name: 'price-input', type: 'string', arg: 'USD', help: 'replay: price of a million uncached input tokens (default: 1.25)' },
-  { name: 'price-cached', type: 'string', arg: 'USD', help: 'replay: price of a million cached input tokens (default: 0.125; with Anthropic pricing 0.1 × --price-input)' },
-  { name: 'price-cache-write', type: 'string', arg: 'USD', help: 'replay, Anthropic pricing: price of a million tokens written to the cache (5-minute and 1-hour writes alike), at least --price-input (default: 1.25 × --price-input for 5-minute writes, 2 × for writes the rollout records as 1-hour ones)' },
-  { name: 'price-output', type: 'string', arg: 'USD', help: 'replay: price of a million output tokens (default: 10)' },
+  { name: 'cache-ttl-ms', type: 'string', arg: 'MS', help: 'replay: the cache TTL; misses after a longer idle gap are idle_past_ttl (default: 300000)' },
+  { name: 'price-input', type: 'string', arg: 'USD', help: 'replay: USD per million uncached input tokens (default: 1.25)' },
+  { name: 'price-cached', type: 'string', arg: 'USD', help: 'replay: USD per million cached input tokens (default: 0.125; Anthropic: 0.1 × input)' },
+  { name: 'price-cache-write', type: 'string', arg: 'USD', help: 'replay: USD per million tokens written to the cache (default: 1.25 × input)' },
+  { name: 'price-output', type: 'string', arg: 'USD', help: 'replay: USD per million output tokens (default: 10)' },
   { name: 'top', type: 'string', arg: 'N', help: 'replay: how many top misses the table lists (default: 10)' },
 ];
 
@@ -114,6 +132,9 @@ interface Command {
 }
 
 class UsageError extends Error {}
+
+/** The home of a command that uses none (replay, serve-mock): never looked at. */
+const noHome: HomeChoice = { path: '', label: 'no home' };
 
 const COMMANDS: Command[] = [
   {
@@ -147,6 +168,10 @@ const COMMANDS: Command[] = [
     notes: [
       'The session continues with its own history: the next request reuses the cached prefix. A\n' +
       'rollout under --home is continued in place; any other file is copied there first.',
+      'It also continues with the model, provider, base URL and provider features the rollout\n' +
+      'recorded (never an API key: that comes from the environment). A flag that changes one says\n' +
+      'so in one line. A base URL that only a rollout from outside --home names gets no API key\n' +
+      'unless --base-url names it again.',
     ],
     run: async (a, o) => (await loadCommands()).resumeCommand(a, o, loadGuest),
   },
@@ -161,7 +186,7 @@ const COMMANDS: Command[] = [
     run: async (a, o) => (await loadCommands()).inspectCommand(a, o, loadGuest),
   },
   {
-    name: 'replay', maxArgs: 1, usage: 'replay FILE.jsonl', summary: 'prompt-cache replay of an agentctx or Codex rollout: every uncached token by cause, costs (a table; --json: the report)',
+    name: 'replay', maxArgs: 1, usage: 'replay FILE.jsonl', summary: 'prompt-cache replay of an agentctx or Codex rollout: uncached tokens by cause, costs',
     options: ['json', 'requests', 'dump-requests', 'provider', 'cache-ttl-ms', 'price-input', 'price-cached', 'price-cache-write', 'price-output', 'top'],
     examples: [
       'agentctx replay "$(ls -t ~/.agentctx/sessions/*.jsonl | head -1)"',
@@ -172,7 +197,7 @@ const COMMANDS: Command[] = [
     run: async (a, o) => (await loadCommands()).replayCommand(a, o, loadGuest),
   },
   {
-    name: 'serve-mock', maxArgs: 0, usage: 'serve-mock [--port N] [--clock=step:MS]', summary: 'serve the mock model on 127.0.0.1 until Ctrl-C as the Responses API, Chat Completions (/v1/chat/completions) and Anthropic Messages (/v1/messages), each with its cache rules (SSE with stream:true, else one JSON answer)',
+    name: 'serve-mock', maxArgs: 0, usage: 'serve-mock [--port N] [--clock=step:MS]', summary: 'serve the mock model on 127.0.0.1 as the Responses, Chat Completions and Messages APIs',
     options: ['port', 'clock'],
     examples: [
       'agentctx serve-mock --port 8080',
@@ -214,6 +239,9 @@ async function runCall(args: string[], options: CliOptions): Promise<number> {
   };
   // /state is mounted when the home exists; `call` never creates it.
   if (isDirectory(options.home)) guestOptions.state = options.home;
+  // The home is never reachable through /workspace (home_dir.ts).
+  const { hidden } = homeInWorkspace(options.workspace, { path: options.home, label: options.homeLabel ?? `--home ${options.home}` });
+  if (hidden.length > 0) guestOptions.hideInWorkspace = hidden;
   const guest = await loadGuest(guestOptions);
   const { ok, envelope } = guest.callResult(0, method, input);
   process.stdout.write(envelope + '\n');
@@ -231,9 +259,8 @@ function describeError(envelope: string): string {
   }
 }
 
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ');
-}
+/** One line for the terminal, its control characters made visible (an engine or server text may carry them). */
+const oneLine = terminalLine;
 
 function isDirectory(path: string): boolean {
   try {
@@ -384,12 +411,12 @@ async function main(argv: string[]): Promise<number> {
     const target = positionals[0] === 'help' ? positionals[1] : positionals[0];
     if (positionals[0] === 'help' && positionals.length > 2) throw new UsageError('help takes one COMMAND');
     if (target === undefined) {
-      process.stdout.write(globalHelp(COMMANDS, OPTIONS));
+      process.stdout.write(globalHelp(COMMANDS, OPTIONS, terminalColumns()));
       return 0;
     }
     const command = COMMANDS.find((c) => c.name === target);
     if (!command) throw new UsageError(`unknown command '${target}'; the commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
-    process.stdout.write(commandHelp(command, OPTIONS));
+    process.stdout.write(commandHelp(command, OPTIONS, terminalColumns()));
     return 0;
   }
   if (values['version']) {
@@ -416,7 +443,9 @@ async function main(argv: string[]): Promise<number> {
   const str = (k: OptionName): string | undefined => values[k] as string | undefined;
   const options: CliOptions = {
     workspace: directory('--workspace', str('workspace') ?? process.cwd()),
-    home: resolve(str('home') ?? process.env['AGENTCTX_HOME'] ?? join(homedir(), '.agentctx')),
+    // Empty, or not a directory: a usage error naming --home or AGENTCTX_HOME (home_dir.ts),
+    // for the commands that use a home.
+    ...((h) => ({ home: h.path, homeLabel: h.label }))(command.options.includes('home') ? chooseHome(str('home')) : noHome),
     writable: values['writable'] === true,
     allowHardLinks: values['allow-hardlinks'] === true,
     // Unset: chosen from the session's provider (flag or --config), commands.ts modelFor.

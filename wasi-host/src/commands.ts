@@ -16,10 +16,10 @@
 //    only the final text shows what it made of them).
 //  - A process appending to a rollout (run, the REPL, resume) holds its lock (rollout_lock.ts)
 //    from before the first byte it writes until it ends; a second writer is refused untouched.
-import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  GUEST_WORKSPACE, HostInputError, MOCK_SLUG, apiKeyFromEnv, buildConfig, guestCwd, modelSlug, readConfigFile,
+  GUEST_WORKSPACE, HostInputError, MOCK_SLUG, apiKeyFromEnv, buildConfig, guestCwd, mergePatch, modelSlug, readConfigFile,
 } from './config.js';
 import type { ConfigFlags, JsonObject } from './config.js';
 import {
@@ -31,9 +31,13 @@ import type { Clock, Effect, EffectOutput, TurnOutcome } from './driver.js';
 import type { GuestOptions, WasiGuest } from './guest.js';
 import { HumanOutput, JsonOutput } from './output.js';
 import { guestPathInHome, newRolloutPath, prepareResume, rolloutFacts, sessionsDir } from './rollout.js';
+import type { RecordedSettings } from './rollout.js';
+import { overrideLine, recordedConfig, urlOnlyFromForeignRollout } from './resume_settings.js';
 import { noRedaction, redactingErrors, redactingOutput } from './key_redaction.js';
 import type { Redact } from './key_redaction.js';
 import { acquireRolloutLock } from './rollout_lock.js';
+import { homeInWorkspace, makeDirectory } from './home_dir.js';
+import type { HomeChoice } from './home_dir.js';
 import type { RolloutLock } from './rollout_lock.js';
 import { parseScript, removeWorkspacePath, resolveDeltaCwd, writeWorkspaceFile } from './script.js';
 import { stdinLines } from './line_reader.js';
@@ -42,6 +46,9 @@ import { closingMcp, sessionMcp, withMcpTools } from './mcp_session.js';
 import type { McpHost } from './mcp_session.js';
 import { REPL_BANNER, REPL_HELP, parseReplLine } from './repl_input.js';
 import { noteUntrustedAgents } from './untrusted_note.js';
+import { StatusLine } from './status_line.js';
+import { sessionCost, statusText, turnLine } from './usage_meter.js';
+import { terminalJsonText, terminalLine } from './terminal_text.js';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
@@ -50,6 +57,8 @@ export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
 export interface CliOptions {
   workspace: string;
   home: string;
+  /** Where the home came from, for messages: `--home X`, `AGENTCTX_HOME=X`, … (home_dir.ts). */
+  homeLabel?: string;
   writable: boolean;
   /** --allow-hardlinks: read (never write) workspace files with several hard links. */
   allowHardLinks: boolean;
@@ -93,10 +102,8 @@ export interface ReplayFlags {
 
 export type GuestLoader = (options?: GuestOptions) => Promise<WasiGuest>;
 
-/** One line for the terminal. */
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ');
-}
+/** One line for the terminal, its control characters made visible (terminal_text.ts). */
+const oneLine = terminalLine;
 
 function stderr(line: string): void {
   process.stderr.write(oneLine(line) + '\n');
@@ -119,6 +126,8 @@ interface Session {
   redact: Redact;
   /** The session's MCP servers (mcp_session.ts), when it has any. */
   mcp?: McpHost;
+  /** A person at a terminal reads the session: each turn ends with its tokens and cost. */
+  terminal: boolean;
 }
 
 function configFlags(o: CliOptions, cwd: string, home: boolean, sessionId?: string): ConfigFlags {
@@ -135,17 +144,24 @@ function configFlags(o: CliOptions, cwd: string, home: boolean, sessionId?: stri
   return flags;
 }
 
-function modelFor(o: CliOptions, config: JsonObject, guest: WasiGuest, clock: Clock): { model: ModelClient; redact: Redact } {
-  if (o.baseUrl === undefined && modelSlug(config) === MOCK_SLUG) {
+/**
+ * The model client of the session config: the embedded mock for model `mock` without a base
+ * URL, else HTTP to the config's `base_url` (a flag, the --config file or, on resume, the
+ * rollout) or the provider's official endpoint. `withholdKey`: no API key is read or sent
+ * (a base URL that only a foreign rollout named, resume_settings.ts).
+ */
+function modelFor(o: CliOptions, config: JsonObject, guest: WasiGuest, clock: Clock, withholdKey = false): { model: ModelClient; redact: Redact } {
+  const configured = typeof config['base_url'] === 'string' ? config['base_url'] : undefined;
+  if (configured === undefined && modelSlug(config) === MOCK_SLUG) {
     return { model: mockModelClient(engineCaller(guest), { now: () => clock.now() }), redact: noRedaction };
   }
   // The config's provider (the flag is merged into it) picks the API and its client.
   const provider = typeof config['provider'] === 'string' ? config['provider'] : 'responses';
-  const baseUrl = o.baseUrl ?? (provider === 'anthropic' ? ANTHROPIC_BASE_URL : DEFAULT_BASE_URL);
+  const baseUrl = configured ?? (provider === 'anthropic' ? ANTHROPIC_BASE_URL : DEFAULT_BASE_URL);
   // The key's variable follows the provider wherever it was set (the flag or a --config file).
   const keyEnv = o.apiKeyEnv ?? (provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY');
-  const key = apiKeyFromEnv(keyEnv);
-  if (key === undefined && o.baseUrl === undefined) {
+  const key = withholdKey ? undefined : apiKeyFromEnv(keyEnv);
+  if (key === undefined && configured === undefined) {
     throw new HostInputError(`${keyEnv} is not set (the API key for ${baseUrl}; choose the variable with --api-key-env)`);
   }
   const options = { baseUrl, timeoutMs: o.requestTimeoutMs, ...(key === undefined ? {} : { apiKey: key }) };
@@ -155,14 +171,21 @@ function modelFor(o: CliOptions, config: JsonObject, guest: WasiGuest, clock: Cl
   return { model: openAIResponsesClient(options), redact };
 }
 
+/** Whether the session talks to a person at a terminal: a status line and a line after each turn (docs/cli.md). */
+function onTerminal(o: CliOptions): boolean {
+  return !o.json && process.stderr.isTTY === true;
+}
+
 function outputFor(o: CliOptions): EffectOutput {
-  return o.json ? new JsonOutput(process.stdout) : new HumanOutput(process.stdout, process.stderr, { stream: process.stdout.isTTY === true });
+  return o.json ? new JsonOutput(process.stdout) : new HumanOutput(process.stdout, process.stderr, {
+    stream: process.stdout.isTTY === true, ...(onTerminal(o) ? { status: new StatusLine(process.stderr) } : {}),
+  });
 }
 
 /** Writes each request body, as sent, to DIR/NNNN.json (an output that wraps `inner`). */
 function requestDumper(dir: string | undefined, inner: EffectOutput): EffectOutput {
   if (dir === undefined) return inner;
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir, `--dump-requests ${dir}`);
   let n = 0;
   return {
     effect(e: Effect): void {
@@ -179,16 +202,37 @@ function requestDumper(dir: string | undefined, inner: EffectOutput): EffectOutp
 /** Loads the guest, opens a handle, builds the driver; `persist` binds a rollout. */
 async function openSession(
   o: CliOptions, load: GuestLoader,
-  mode: { persist: boolean; clock: Clock; sessionId?: string; cwd?: string; output?: EffectOutput },
+  mode: {
+    persist: boolean; clock: Clock; sessionId?: string; cwd?: string; output?: EffectOutput;
+    /** resume: what the rollout recorded, and whether the rollout is the user's own (under the home). */
+    resume?: { recorded: RecordedSettings; ownRollout: boolean };
+  },
 ): Promise<Session> {
   const fileConfig = o.config !== undefined ? readConfigFile(o.config) : {};
   const cwd = guestCwd(o.workspace, o.cwd ?? mode.cwd, '--cwd');
-  if (mode.persist) mkdirSync(o.home, { recursive: true });
+  const home = homeOf(o);
+  if (mode.persist) makeDirectory(o.home, home.label);
   const homeMounted = existsSync(o.home) && statSync(o.home).isDirectory();
-  const config = buildConfig(fileConfig, configFlags(o, cwd, homeMounted, mode.sessionId));
+  // The engine's tools never reach the home through /workspace (home_dir.ts); said once.
+  const { hidden, note: hiddenNote } = homeInWorkspace(o.workspace, home);
+  if (hiddenNote !== undefined) stderr(`agentctx: note: ${hiddenNote}`);
+  // resume: the rollout's settings lie under the --config file and the flags (resume_settings.ts).
+  const layered = mode.resume ? mergePatch(recordedConfig(mode.resume.recorded), fileConfig) as JsonObject : fileConfig;
+  const config = buildConfig(layered, configFlags(o, cwd, homeMounted, mode.sessionId));
+  let withholdKey = false;
+  if (mode.resume) {
+    const sources = { model: o.model, provider: o.provider, baseUrl: o.baseUrl, features: o.features, config: o.config };
+    const changed = overrideLine(mode.resume.recorded, config, sources);
+    if (changed !== undefined) stderr(changed);
+    withholdKey = urlOnlyFromForeignRollout(mode.resume.recorded, config, fileConfig, sources, mode.resume.ownRollout);
+    if (withholdKey) {
+      stderr(`agentctx: note: no API key is sent to ${String(config['base_url'])}: only the rollout, from outside --home, names it (pass --base-url to send the key there)`);
+    }
+  }
   // Checked whole before anything starts (a bad entry is a usage error).
   const servers = mcpServers(fileConfig, o.config, o.mcp ?? []);
   const guestOptions: GuestOptions = { workspace: o.workspace, writable: o.writable, allowHardLinks: o.allowHardLinks };
+  if (hidden.length > 0) guestOptions.hideInWorkspace = hidden;
   if (homeMounted) {
     guestOptions.state = o.home;
     guestOptions.stateWritable = mode.persist;
@@ -197,7 +241,7 @@ async function openSession(
   const handle = guest.open();
   // Without persist (inspect) no model is ever called: a stand-in client, no key needed.
   const { model, redact } = mode.persist
-    ? modelFor(o, config, guest, mode.clock)
+    ? modelFor(o, config, guest, mode.clock, withholdKey)
     : { model: { send: async function* () { /* never called */ } } as ModelClient, redact: noRedaction };
   const output = redactingOutput(mode.output ?? outputFor(o), redact);
   const mcp = await sessionMcp(servers, config, { output, clock: mode.clock, scripted: o.script !== undefined });
@@ -207,7 +251,15 @@ async function openSession(
     retry: { maxRetries: o.maxRetries, baseMs: o.retryBaseMs, maxDelayMs: 30_000 },
     ...(mcp !== undefined ? { tools: (call, context) => (handler ??= mcp.handler(driver))(call, context) } : {}),
   });
-  return { guest, handle, driver, clock: mode.clock, config, output, redact, ...(mcp !== undefined ? { mcp } : {}) };
+  return {
+    guest, handle, driver, clock: mode.clock, config, output, redact, ...(mcp !== undefined ? { mcp } : {}),
+    terminal: mode.output === undefined && onTerminal(o),
+  };
+}
+
+/** The home and where its value came from (cli.ts chooseHome). */
+function homeOf(o: CliOptions): HomeChoice {
+  return { path: o.home, label: o.homeLabel ?? `--home ${o.home}` };
 }
 
 /** Binds the rollout file (guest path under /state) to the session handle. */
@@ -240,7 +292,32 @@ function onInterrupt(driver: SessionDriver): () => void {
 
 async function submit(s: Session, text: string): Promise<TurnOutcome> {
   await s.mcp?.flush(s.driver); // a tool-list change waiting since the last turn
-  return s.driver.drive(s.driver.call('submit', { text }));
+  return driveTurn(s, s.driver.call('submit', { text }));
+}
+
+/** Drives a turn; on a terminal, then one line with its tokens and cost (usage_meter.ts). */
+async function driveTurn(s: Session, effects: Effect[]): Promise<TurnOutcome> {
+  if (!s.terminal) return s.driver.drive(effects);
+  const query = (method: string, input: Record<string, unknown>): unknown => s.driver.query(method, input);
+  const before = sessionCost(query, s.config);
+  const outcome = await s.driver.drive(effects);
+  const turn = s.driver.usage.turn;
+  if (turn.requests > 0) {
+    const after = sessionCost(query, s.config);
+    const cost = before !== undefined && after !== undefined ? { turn: after - before, session: after } : undefined;
+    stderr(turnLine(turn, cost, modelSlug(s.config)));
+  }
+  return outcome;
+}
+
+/** The REPL's /status (usage_meter.ts statusText). */
+function sessionStatus(s: Session): string {
+  const model = modelSlug(s.config);
+  const provider = typeof s.config['provider'] === 'string' ? s.config['provider'] : 'responses';
+  const endpoint = typeof s.config['base_url'] === 'string' ? s.config['base_url']
+    : model === MOCK_SLUG ? 'the embedded mock, no network' : provider === 'anthropic' ? ANTHROPIC_BASE_URL : DEFAULT_BASE_URL;
+  const cost = sessionCost((method, input) => s.driver.query(method, input), s.config);
+  return statusText({ model, provider, endpoint, meter: s.driver.usage, cost });
 }
 
 async function compact(s: Session, where: string): Promise<TurnOutcome> {
@@ -254,10 +331,10 @@ async function compact(s: Session, where: string): Promise<TurnOutcome> {
     }
     throw e;
   }
-  return s.driver.drive(effects);
+  return driveTurn(s, effects);
 }
 
-/** The REPL: one turn per line; `/compact`, `/help`, `/exit` (repl_input.ts). Returns the exit status. */
+/** The REPL: one turn per line; `/compact`, `/status`, `/help`, `/exit` (repl_input.ts). Returns the exit status. */
 async function repl(s: Session): Promise<number> {
   const rl = stdinLines(); // shared with the MCP approval prompt
   const tty = process.stdin.isTTY === true;
@@ -271,6 +348,8 @@ async function repl(s: Session): Promise<number> {
     if (line.kind === 'exit') break;
     if (line.kind === 'help') {
       process.stderr.write(REPL_HELP);
+    } else if (line.kind === 'status') {
+      process.stderr.write(sessionStatus(s));
     } else if (line.kind === 'unknown') {
       // Never sent to the model: a mistyped command is not a question.
       process.stderr.write(`agentctx: not a REPL command: ${oneLine(line.command)} (/help lists them; //text sends /text)\n`);
@@ -281,7 +360,7 @@ async function repl(s: Session): Promise<number> {
       } catch (e) {
         // A refused line (e.g. a submit over 16 MiB) is said; the session goes on.
         if (!(e instanceof EngineError) || e.code !== 'invalid_input') throw e;
-        process.stderr.write(`agentctx: invalid_input: ${s.redact(e.message).replace(/\s+/g, ' ')}\n`);
+        process.stderr.write(`agentctx: invalid_input: ${oneLine(s.redact(e.message).replace(/\s+/g, ' '))}\n`);
       }
     }
     prompt();
@@ -313,7 +392,7 @@ export async function runCommand(args: string[], o: CliOptions, load: GuestLoade
   const s = await openSession(o, load, { persist: true, clock });
   return closingMcp(s.mcp, () => redactingErrors(s.redact, async () => {
     const sessionId = String(s.config['session_id']);
-    mkdirSync(sessionsDir(o.home), { recursive: true });
+    makeDirectory(sessionsDir(o.home), homeOf(o).label);
     const rollout = newRolloutPath(o.home, sessionId, clock.now());
     const lock = acquireRolloutLock(rollout, lockNote);
     try {
@@ -415,9 +494,12 @@ export async function resumeCommand(args: string[], o: CliOptions, load: GuestLo
   if (inPlace !== undefined) lock = acquireRolloutLock(inPlace, lockNote);
   try {
     const clock = new WallClock();
-    const s = await openSession(o, load, { persist: true, clock, sessionId: facts.sessionId, ...(cwd ? { cwd } : {}) });
+    const s = await openSession(o, load, {
+      persist: true, clock, sessionId: facts.sessionId, ...(cwd ? { cwd } : {}),
+      ...(facts.recorded ? { resume: { recorded: facts.recorded, ownRollout: inPlace !== undefined } } : {}),
+    });
     return await closingMcp(s.mcp, () => redactingErrors(s.redact, async () => {
-      const prepared = prepareResume(o.home, file);
+      const prepared = prepareResume(o.home, file, homeOf(o).label);
       try {
         lock ??= acquireRolloutLock(prepared.hostPath, lockNote);
         bindRollout(s, o.home, prepared.hostPath);
@@ -500,7 +582,8 @@ export async function inspectCommand(args: string[], o: CliOptions, load: GuestL
         body = (driver.query('prompt_preview') as { body: Uint8Array }).body;
       }
       if (body === undefined) throw new EngineError('internal', 'the engine produced no request');
-      process.stdout.write(body);
+      // JSON whose strings may hold what a server sent: on a terminal, DEL and C1 as \u escapes too.
+      process.stdout.write(process.stdout.isTTY === true ? terminalJsonText(Buffer.from(body).toString('utf8')) : body);
       process.stdout.write('\n');
       return 0;
     }
@@ -512,7 +595,8 @@ export async function inspectCommand(args: string[], o: CliOptions, load: GuestL
       return 0;
     }
     const state = driver.query('world_state');
-    process.stdout.write((o.json ? JSON.stringify(state) : JSON.stringify(state, null, 2)) + '\n');
+    // The world state quotes MCP tool descriptions: DEL and C1 as \u escapes too (the same JSON).
+    process.stdout.write(terminalJsonText(o.json ? JSON.stringify(state) : JSON.stringify(state, null, 2)) + '\n');
     return 0;
   } finally {
     await s.mcp?.close();

@@ -15,11 +15,14 @@
 //    so), so history never keeps a call without one; a user interrupt or a given-up retry ends
 //    the turn through `interrupt`.
 //  - Every `now_ms` comes from the clock; a virtual clock only moves when told (scripts).
+//  - `usage` counts every token_usage event the driver hands on (usage_meter.ts): this turn's,
+//    reset when a turn starts, and the session's in this process.
 import { createCaller, runTurn } from 'agentctx';
 import type {
   Caller, Effect as PackageEffect, EngineMethods, ModelClient, SessionMethods, ToolHandler, TurnResult,
 } from 'agentctx';
 import type { WasiGuest } from './guest.js';
+import { UsageMeter } from './usage_meter.js';
 
 /** An engine error envelope, as an exception (`code`, one-line `message`). */
 export class EngineError extends Error {
@@ -111,6 +114,8 @@ export class SessionDriver {
   readonly #session: Caller<SessionMethods>;
   #abort = new AbortController();
   #busy = false;
+  /** Tokens of the running (or last) turn and of the session (usage_meter.ts). */
+  readonly usage = new UsageMeter();
 
   constructor(options: DriverOptions) {
     this.#o = options;
@@ -159,6 +164,7 @@ export class SessionDriver {
       return { reason: 'none', userInterrupt: false };
     }
     this.#busy = true;
+    this.usage.startTurn();
     this.#abort = new AbortController();
     const signal = this.#abort.signal;
     try {
@@ -167,6 +173,7 @@ export class SessionDriver {
         model: this.#o.model,
         tools: this.#o.tools ?? ((call) => `unsupported call: ${call.name} (the agentctx CLI runs no host tools)`),
         onEffect: (e) => {
+          this.usage.observe(e);
           if (e.type !== 'persist') this.#o.output.effect(e);
         },
         now: () => this.#o.clock.now(),

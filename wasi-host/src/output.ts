@@ -7,18 +7,24 @@
 //    after partial text ends that line and says on stderr that it was discarded. Otherwise
 //    (pipes, files) each assistant message is written once it is committed (`item_done`), so a
 //    failed attempt never leaves text behind.
+//  - Nothing a server, an endpoint or the model sent reaches a terminal raw: every stderr line
+//    is terminalLine()d, and streamed text (stdout is a terminal) terminalText()ed
+//    (terminal_text.ts). Text written to a pipe or a file is the model's, byte for byte.
 //  - JSON mode: every effect as the engine returned it, one per line, except `persist` (those
 //    lines are in the rollout) and `model_request`, whose `body` is replaced by `body_bytes`
-//    (use --dump-requests for bodies); host records are `{"type":"host","event":{…}}`.
+//    (use --dump-requests for bodies); host records are `{"type":"host","event":{…}}`. Lines
+//    are terminalJson(): no raw control character, DEL or C1 (JSON escapes, the same values).
 //  - Neither mode ever prints a request header (the API key lives only there).
+//  - Human mode on a terminal: the reasoning summary of a response comes before its streamed
+//    answer, as the model produced it (held from `reasoning_delta` until the answer starts);
+//    with a StatusLine (status_line.ts), the line shows from each model request until the next
+//    write and is erased before every write and at the turn's end.
 import type { Effect, EffectOutput, HostRecord } from './driver.js';
+import type { StatusLine } from './status_line.js';
+import { terminalJson, terminalLine, terminalText } from './terminal_text.js';
 
 export interface Writer {
   write(text: string): unknown;
-}
-
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ');
 }
 
 /** `--json`: JSON lines on `out`. */
@@ -31,13 +37,13 @@ export class JsonOutput implements EffectOutput {
     if (effect.type === 'persist') return;
     if (effect.type === 'model_request') {
       const { body, ...rest } = effect;
-      this.#out.write(JSON.stringify({ ...rest, body_bytes: body.length }) + '\n');
+      this.#out.write(terminalJson({ ...rest, body_bytes: body.length }) + '\n');
       return;
     }
-    this.#out.write(JSON.stringify(effect) + '\n');
+    this.#out.write(terminalJson(effect) + '\n');
   }
   host(record: HostRecord): void {
-    this.#out.write(JSON.stringify({ type: 'host', event: record }) + '\n');
+    this.#out.write(terminalJson({ type: 'host', event: record }) + '\n');
   }
 }
 
@@ -52,26 +58,45 @@ export class HumanOutput implements EffectOutput {
   #wroteText = false;
   /** Whether the current request streamed text (discarded if it is retried). */
   #streamedThisRequest = false;
+  readonly #status: StatusLine | undefined;
+  /** When the running turn's first request went out (the status line counts from it). */
+  #turnStartedAt: number | undefined;
+  /** Streamed reasoning summary not shown yet (a terminal shows it before the answer). */
+  #reasoning = '';
+  /** Reasoning items already shown from their deltas (their item_done is then skipped). */
+  #reasoningShown = 0;
 
-  constructor(out: Writer, err: Writer, options: { stream?: boolean } = {}) {
+  constructor(out: Writer, err: Writer, options: { stream?: boolean; status?: StatusLine } = {}) {
     this.#out = out;
     this.#err = err;
     this.#stream = options.stream === true;
+    this.#status = options.status;
   }
 
   #text(s: string): void {
     if (s === '') return;
-    this.#out.write(s);
+    this.#status?.clear();
+    this.#out.write(this.#stream ? terminalText(s) : s);
     this.#atLineStart = s.endsWith('\n');
     this.#wroteText = true;
   }
 
   #note(s: string): void {
+    this.#status?.clear();
     if (!this.#atLineStart) {
       this.#out.write('\n');
       this.#atLineStart = true;
     }
-    this.#err.write(oneLine(s) + '\n');
+    this.#err.write(terminalLine(s) + '\n');
+  }
+
+  /** The reasoning streamed so far, as one `• ` line, before the answer that follows it. */
+  #showReasoning(): void {
+    const text = this.#reasoning.replace(/\s+/g, ' ').trim();
+    this.#reasoning = '';
+    if (text === '') return;
+    this.#note(`• ${text}`);
+    this.#reasoningShown += 1;
   }
 
   effect(effect: Effect): void {
@@ -89,8 +114,15 @@ export class HumanOutput implements EffectOutput {
         break;
       case 'model_request':
         this.#streamedThisRequest = false;
+        this.#reasoning = '';
+        this.#reasoningShown = 0;
+        this.#turnStartedAt ??= Date.now();
+        // Never over a line of the reply still open (erasing it would erase the reply).
+        if (this.#atLineStart) this.#status?.show(this.#turnStartedAt);
         break;
       case 'turn_complete':
+        this.#status?.clear();
+        this.#turnStartedAt = undefined;
         if (!this.#wroteText && effect.last_agent_message !== undefined) this.#text(effect.last_agent_message);
         if (!this.#atLineStart) this.#text('\n');
         this.#wroteText = false;
@@ -103,8 +135,12 @@ export class HumanOutput implements EffectOutput {
 
   #event(event: { type: string; [key: string]: unknown }): void {
     switch (event.type) {
+      case 'reasoning_delta':
+        if (this.#stream) this.#reasoning += String(event['delta'] ?? '');
+        break;
       case 'text_delta':
         if (this.#stream) {
+          this.#showReasoning();
           this.#text(String(event['delta'] ?? ''));
           this.#streamedThisRequest = true;
         }
@@ -119,8 +155,13 @@ export class HumanOutput implements EffectOutput {
           if (!this.#atLineStart) this.#text('\n');
           this.#text(text);
         } else if (item?.type === 'function_call') {
-          this.#note(`• ${item.name ?? '?'} ${oneLine(item.arguments ?? '')}`);
+          this.#note(`• ${item.name ?? '?'} ${item.arguments ?? ''}`);
         } else if (item?.type === 'reasoning' && Array.isArray(item.summary)) {
+          this.#reasoning = '';
+          if (this.#reasoningShown > 0) {
+            this.#reasoningShown -= 1; // shown from its deltas, before the answer
+            break;
+          }
           const text = item.summary.map((s) => s.text ?? '').join(' ').trim();
           if (text !== '') this.#note(`• ${text}`);
         }

@@ -8,9 +8,15 @@
 //    copied to `<home>/sessions/` (never modified). Before appending, a torn last line (no LF,
 //    not JSON) is cut off and a complete last line without LF gets its LF, so the lines the
 //    session appends never merge with an old one (a resume skips a torn *last* line only).
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, truncateSync } from 'node:fs';
+//  - What a resume continues with comes from the last turn_context line (docs/replay.md, "What
+//    a rollout records"): model, provider, base URL, explicit provider features, reasoning
+//    effort and summary. Permissions (sandbox, approval, trust, --writable) are never taken from
+//    a rollout: each invocation grants its own. A value this host cannot use is a HostInputError.
+import { appendFileSync, readFileSync, realpathSync, truncateSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { GUEST_HOME, GUEST_WORKSPACE, HostInputError } from './config.js';
+import { CLI_ENUM_FLAGS } from './generated/cli_enums.js';
+import { makeDirectory } from './home_dir.js';
 
 export function sessionsDir(home: string): string {
   return join(home, 'sessions');
@@ -37,11 +43,72 @@ export function guestPathInHome(home: string, hostPath: string): string | undefi
  */
 export const MAX_ROLLOUT_LINE_BYTES = 64 * 1024 * 1024;
 
+/** The settings a resume continues with, as the last turn_context recorded them. */
+export interface RecordedSettings {
+  model?: string;
+  /** responses | chat | anthropic; absent in the line: responses (older rollouts too). */
+  provider?: string;
+  /** The host's base URL, when the session had one (never with a credential in it). */
+  baseUrl?: string;
+  /** The explicit provider features. */
+  features?: Record<string, boolean>;
+  effort?: string;
+  /** Absent when "none" (what the line says when unset). */
+  summary?: string;
+}
+
 /** What the host needs from a rollout before resuming it. */
 export interface RolloutFacts {
   sessionId: string;
   /** The last cwd the session used (turn_context, else session_meta), when inside /workspace. */
   cwd?: string;
+  /** What the last turn_context recorded (absent: the rollout has no turn yet). */
+  recorded?: RecordedSettings;
+}
+
+/** The resume settings of one turn_context payload; `file` names the rollout in errors. */
+export function recordedSettings(payload: Record<string, unknown>, file: string): RecordedSettings {
+  const out: RecordedSettings = {};
+  const text = (key: string): string | undefined => {
+    const v = payload[key];
+    return typeof v === 'string' && v !== '' ? v : undefined;
+  };
+  const bad = (what: string): HostInputError =>
+    new HostInputError(`${file}: the rollout records ${what}, which resume cannot continue with`);
+  const model = text('model');
+  if (model !== undefined) out.model = model;
+  const provider = text('provider');
+  if (provider !== undefined) {
+    if (!(CLI_ENUM_FLAGS.provider as readonly string[]).includes(provider)) throw bad(`the provider ${JSON.stringify(provider)}`);
+    out.provider = provider;
+  }
+  const baseUrl = text('base_url');
+  if (baseUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(baseUrl);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '') {
+      throw bad(`the base URL ${JSON.stringify(baseUrl)} (expected http or https, no credentials)`);
+    }
+    out.baseUrl = baseUrl;
+  }
+  const features = payload['provider_features'];
+  if (typeof features === 'object' && features !== null && !Array.isArray(features)) {
+    const known: readonly string[] = CLI_ENUM_FLAGS.feature;
+    const entries = Object.entries(features as Record<string, unknown>);
+    for (const [name, on] of entries) {
+      if (!known.includes(name) || typeof on !== 'boolean') throw bad(`the provider feature ${JSON.stringify(name)}=${JSON.stringify(on)}`);
+    }
+    if (entries.length > 0) out.features = Object.fromEntries(entries) as Record<string, boolean>;
+  }
+  const effort = text('effort');
+  if (effort !== undefined) out.effort = effort;
+  const summary = text('summary');
+  if (summary !== undefined && summary !== 'none') out.summary = summary;
+  return out;
 }
 
 /** Each line of `bytes` (without its LF) as [start, end) offsets. */
@@ -67,13 +134,14 @@ function bomLength(bytes: Buffer): number {
 export function rolloutFacts(bytes: Buffer, file: string): RolloutFacts {
   let sessionId: string | undefined;
   let cwd: string | undefined;
+  let lastTurnContext: Record<string, unknown> | undefined;
   const bom = bomLength(bytes);
   for (const [lineStart, end] of lineBounds(bytes)) {
     const start = lineStart === 0 ? bom : lineStart;
     if (end - start > MAX_ROLLOUT_LINE_BYTES) continue; // the engine skips it with a warning
     const line = bytes.toString('utf8', start, end);
     if (line.trim() === '') continue;
-    let v: { type?: string; payload?: { id?: unknown; cwd?: unknown } };
+    let v: { type?: string; payload?: { id?: unknown; cwd?: unknown } & Record<string, unknown> };
     try {
       v = JSON.parse(line) as typeof v;
     } catch {
@@ -82,13 +150,15 @@ export function rolloutFacts(bytes: Buffer, file: string): RolloutFacts {
     if (v.type === 'session_meta' && sessionId === undefined && typeof v.payload?.id === 'string') {
       sessionId = v.payload.id;
       if (typeof v.payload.cwd === 'string') cwd = v.payload.cwd;
-    } else if (v.type === 'turn_context' && typeof v.payload?.cwd === 'string') {
-      cwd = v.payload.cwd;
+    } else if (v.type === 'turn_context' && typeof v.payload === 'object' && v.payload !== null) {
+      if (typeof v.payload.cwd === 'string') cwd = v.payload.cwd;
+      lastTurnContext = v.payload;
     }
   }
   if (sessionId === undefined) throw new HostInputError(`${file}: not an agentctx rollout (no session_meta line with an id)`);
   const facts: RolloutFacts = { sessionId };
   if (cwd !== undefined && (cwd === GUEST_WORKSPACE || cwd.startsWith(GUEST_WORKSPACE + '/'))) facts.cwd = cwd;
+  if (lastTurnContext !== undefined) facts.recorded = recordedSettings(lastTurnContext, file);
   return facts;
 }
 
@@ -115,11 +185,22 @@ function repairTail(bytes: Buffer): { keep: number; addNewline: boolean } {
   return { keep: cut, addNewline: false };
 }
 
+/** Writes `bytes` (the rollout as read) to a new file `to`; false when `to` exists. */
+function copiedTo(bytes: Buffer, to: string): boolean {
+  try {
+    writeFileSync(to, bytes, { flag: 'wx' });
+    return true;
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'EEXIST') return false;
+    throw new HostInputError(`${to}: cannot copy the rollout there (${String((e as { code?: unknown }).code ?? e)})`);
+  }
+}
+
 /**
  * Prepares `file` for appending: returns the host path the session continues in (the file
  * itself under `home`, else a copy in `<home>/sessions/`) and the bytes to resume from.
  */
-export function prepareResume(home: string, file: string): { hostPath: string; guestPath: string; bytes: Buffer; copied: boolean } {
+export function prepareResume(home: string, file: string, homeLabel = `--home ${home}`): { hostPath: string; guestPath: string; bytes: Buffer; copied: boolean } {
   let bytes: Buffer;
   let real: string;
   try {
@@ -132,11 +213,12 @@ export function prepareResume(home: string, file: string): { hostPath: string; g
   let guestPath = guestPathInHome(home, real);
   let copied = false;
   if (guestPath === undefined) {
-    mkdirSync(sessionsDir(home), { recursive: true });
+    makeDirectory(sessionsDir(home), homeLabel);
+    // The copy (of the bytes read) gets a name no other file has ('wx'): two resumes of one file
+    // started together each continue their own copy, never one file from two starting points.
     const base = basename(real).replace(/\.jsonl$/, '');
     let candidate = join(sessionsDir(home), `${base}.jsonl`);
-    for (let n = 2; existsSync(candidate); n++) candidate = join(sessionsDir(home), `${base}-${n}.jsonl`);
-    copyFileSync(real, candidate);
+    for (let n = 2; !copiedTo(bytes, candidate); n++) candidate = join(sessionsDir(home), `${base}-${n}.jsonl`);
     hostPath = candidate;
     guestPath = guestPathInHome(home, candidate) as string;
     copied = true;

@@ -8,10 +8,18 @@
 //  - A second writer is refused (RolloutLockedError, naming the holder's pid and the lock path)
 //    before it touches the rollout. A stale lock — its pid no longer runs on this host, or its
 //    content is unreadable — is taken over with a note; a lock from another host is respected.
+//  - A stale lock is removed only by the one process that claimed that very lock: the claim is
+//    `<lock>.takeover-<hash of the stale content>`, created exclusively like the lock; its
+//    holder removes the lock only if it still holds that content, then drops the claim, and
+//    everyone then competes for the lock afresh. So of many processes that find one stale lock,
+//    one removes it and one creates the next (never a live lock removed on stale evidence:
+//    the content of a real lock is unique, its token). A claim whose holder died is stale and
+//    claimed the same way, two levels deep at most; a claim held by a live process is waited
+//    for, up to TAKEOVER_WAIT_MS.
 //  - The lock is removed on a normal return, a throw (release in `finally`), process.exit (the
 //    'exit' event) and SIGINT/SIGTERM/SIGHUP; release removes only a lock whose token is ours.
 //    SIGKILL leaves it behind: the next process finds the pid dead and takes it over.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { HostInputError } from './config.js';
@@ -122,6 +130,53 @@ function staleReason(holder: LockHolder | undefined): string | undefined {
   }
 }
 
+/** How long a process waits for another that is taking over the same stale lock. */
+export const TAKEOVER_WAIT_MS = 2000;
+
+const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+function pause(ms: number): void {
+  Atomics.wait(pauseCell, 0, 0, ms);
+}
+
+/** createExclusive, its failures said as a HostInputError naming the path. */
+function create(path: string, text: string, what: string): boolean {
+  try {
+    return createExclusive(path, text);
+  } catch (e) {
+    throw new HostInputError(`${path}: cannot create the ${what} (${errorCode(e) ?? String(e)})`);
+  }
+}
+
+/**
+ * Removes the stale lock file `path` if it still holds `seen`, through the claim of that
+ * content (module invariants). 'removed': this call removed it; 'changed': it no longer holds
+ * `seen`; 'busy': another process holds the claim (look again shortly).
+ */
+function removeStale(path: string, seen: string, text: string, depth = 0): 'removed' | 'changed' | 'busy' {
+  const claim = `${path}.takeover-${createHash('sha256').update(seen).digest('hex').slice(0, 16)}`;
+  if (!create(claim, text, 'rollout lock claim')) {
+    const other = readLock(claim);
+    // A claimant that died before dropping its claim: its claim is stale in turn.
+    if (other !== undefined && depth < 2 && staleReason(parseHolder(other)) !== undefined) removeStale(claim, other, text, depth + 1);
+    return 'busy';
+  }
+  try {
+    if (readLock(path) !== seen) return 'changed';
+    try {
+      unlinkSync(path);
+    } catch (e) {
+      if (errorCode(e) !== 'ENOENT') throw e;
+    }
+    return 'removed';
+  } finally {
+    try {
+      unlinkSync(claim);
+    } catch {
+      // gone already
+    }
+  }
+}
+
 /**
  * Takes the lock of `rollout` or throws RolloutLockedError. `note` hears the one line said
  * when a stale lock is taken over.
@@ -130,29 +185,26 @@ export function acquireRolloutLock(rollout: string, note: (line: string) => void
   const path = lockPathOf(rollout);
   const mine: LockHolder = { pid: process.pid, hostname: hostname(), started_at: new Date().toISOString(), token: randomUUID() };
   const text = JSON.stringify(mine) + '\n';
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    let created: boolean;
-    try {
-      created = createExclusive(path, text);
-    } catch (e) {
-      throw new HostInputError(`${path}: cannot create the rollout lock (${errorCode(e) ?? String(e)})`);
+  const deadline = Date.now() + TAKEOVER_WAIT_MS;
+  let removed: string | undefined; // why the stale lock this process removed was stale
+  for (;;) {
+    if (create(path, text, 'rollout lock')) {
+      if (removed !== undefined) note(`took over the stale lock ${path} (${removed})`);
+      return held(path, mine.token);
     }
-    if (created) return held(path, mine.token);
     const seen = readLock(path);
-    if (seen === undefined) continue; // released meanwhile
-    const holder = parseHolder(seen);
-    const stale = staleReason(holder);
-    if (stale === undefined) throw new RolloutLockedError(rollout, path, holder as LockHolder);
-    // Remove only the lock that was judged stale (a newer holder may have replaced it).
-    if (readLock(path) !== seen) continue;
-    try {
-      unlinkSync(path);
-    } catch (e) {
-      if (errorCode(e) !== 'ENOENT') throw e;
+    if (seen !== undefined) {
+      const holder = parseHolder(seen);
+      const stale = staleReason(holder);
+      if (stale === undefined) throw new RolloutLockedError(rollout, path, holder as LockHolder);
+      const outcome = removeStale(path, seen, text);
+      if (outcome === 'removed') removed = stale;
+      if (outcome === 'busy') pause(2);
     }
-    note(`took over the stale lock ${path} (${stale})`);
+    if (Date.now() > deadline) {
+      throw new HostInputError(`${path}: the rollout lock keeps changing hands; is another agentctx process resuming ${rollout}?`);
+    }
   }
-  throw new HostInputError(`${path}: the rollout lock keeps changing hands; is another agentctx process resuming ${rollout}?`);
 }
 
 function held(path: string, token: string): RolloutLock {

@@ -64,12 +64,19 @@
 //     regular file that passes is served to the guest by served_files.ts (reads, seeks, fstat,
 //     close on the host descriptor; nothing that writes); anything else inside (a directory, a
 //     FIFO, a device) is closed again and opened through uvwasi as above.
+// 15. A root may hide host paths inside it (`hidden`: the CLI hides its home when it lies in the
+//     workspace): a path that resolves into a hidden one, or an open that reached one (invariant
+//     3), gets ENOTCAPABLE; fd_readdir leaves hidden entries out of its answer (an entry is cut
+//     out and the listing read on from its cookie into the same place, so the guest sees a
+//     listing without it, full or not); a rename of a directory that holds a hidden path gets
+//     ENOTCAPABLE (it would move the hidden path to a name that is not hidden).
 // The checks use lstat/readlink/realpath/fstat on the host (metadata only); file contents are
 // read or written by the guest through uvwasi, or read by the host into guest memory for a
 // served file (invariant 14). What remains is listed in
 // docs/RELIABILITY.md: a swap that races a path-based call other than an open (stat, rename,
 // unlink, mkdir, rmdir) in the microseconds between the check and the call.
 import { closeSync, constants, openSync, realpathSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { OpenedFile, OpenedFileProbe, openedFileProbe } from './opened_file.js';
 import { ServedFiles, fdArgumentsOf, wasiErrno } from './served_files.js';
 import { DirIdentity, RealDirs, hasDotDot, isInside, resolveHostParent, resolveHostPath } from './host_paths.js';
@@ -84,6 +91,8 @@ export interface SandboxRoot {
   writable: boolean;
   /** Regular files with more than one link may be read (never written); default false. */
   hardLinks?: boolean;
+  /** Host paths inside this root the guest may neither reach nor see listed (invariant 15). */
+  hidden?: readonly string[];
 }
 
 type WasiFn = (...args: any[]) => number;
@@ -141,6 +150,9 @@ interface Root {
   realPath: string;
   writable: boolean;
   hardLinks: boolean;
+  /** Real paths of the hidden subtrees (invariant 15), and their names by parent directory. */
+  hidden: readonly string[];
+  hiddenNames: ReadonlyMap<string, ReadonlySet<string>>;
 }
 interface FdEntry {
   root: Root;
@@ -151,9 +163,41 @@ interface FdEntry {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Why an opened file may not be kept, or undefined when it may (invariants 3 and 5). */
+/** True when `path` is a hidden path of `root` or below one (invariant 15). */
+function isHidden(path: string, root: Root): boolean {
+  return root.hidden.some((h) => isInside(path, h));
+}
+
+/** True when `path` is a directory above a hidden path of `root` (renaming it would move one). */
+function holdsHidden(path: string, root: Root): boolean {
+  return root.hidden.some((h) => h !== path && isInside(h, path));
+}
+
+/** The real path of `path`, or of its deepest existing ancestor with the rest appended. */
+function realPathOrAncestor(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realPathOrAncestor(parent), basename(path));
+  }
+}
+
+function rootOf(r: SandboxRoot): Root {
+  const realPath = realpathSync(r.hostPath);
+  const hidden = (r.hidden ?? []).map(realPathOrAncestor).filter((h) => h !== realPath && isInside(h, realPath));
+  const hiddenNames = new Map<string, Set<string>>();
+  for (const h of hidden) {
+    const names = hiddenNames.get(dirname(h)) ?? new Set<string>();
+    names.add(basename(h));
+    hiddenNames.set(dirname(h), names);
+  }
+  return { guestPath: r.guestPath, realPath, writable: r.writable, hardLinks: r.hardLinks === true, hidden, hiddenNames };
+}
+
+/** Why an opened file may not be kept, or undefined when it may (invariants 3, 5 and 15). */
 function refusal(file: OpenedFile, root: Root, forWriting: boolean, created: boolean): string | undefined {
-  if (file.path === undefined || !isInside(file.path, root.realPath)) return 'outside';
+  if (file.path === undefined || !isInside(file.path, root.realPath) || isHidden(file.path, root)) return 'outside';
   if (file.isFile && file.links > 1n && !created && (forWriting || !root.hardLinks)) return 'hard link';
   return undefined;
 }
@@ -185,12 +229,7 @@ export function wrapWasiImports(
   const served = probe !== undefined && (options.serveReads ?? !('probe' in options))
     ? new ServedFiles(memory)
     : undefined;
-  const known: Root[] = roots.map((r) => ({
-    guestPath: r.guestPath,
-    realPath: realpathSync(r.hostPath),
-    writable: r.writable,
-    hardLinks: r.hardLinks === true,
-  }));
+  const known: Root[] = roots.map(rootOf);
   const fds = new Map<number, FdEntry>();
   known.forEach((root, i) => fds.set(FIRST_PREOPEN_FD + i, { root, host: root.realPath }));
 
@@ -218,7 +257,7 @@ export function wrapWasiImports(
     const host = followLast === 'unchecked'
       ? resolveHostParent(entry.host, rel, realDirs)
       : resolveHostPath(entry.host, rel, followLast, realDirs);
-    return host !== undefined && isInside(host, entry.root.realPath) ? host : undefined;
+    return host !== undefined && isInside(host, entry.root.realPath) && !isHidden(host, entry.root) ? host : undefined;
   };
 
   // Invariant 13: uvwasi's filestat of the fd the last path_open returned, until the next import.
@@ -440,15 +479,26 @@ export function wrapWasiImports(
       return rc;
     };
   }
+  const fd_readdir = imports['fd_readdir'];
+  if (fd_readdir) {
+    // Invariant 15: hidden entries are cut out of the listing.
+    out['fd_readdir'] = (fd: number, buf: number, bufLen: number, cookie: bigint | number, bufUsed: number): number => {
+      const entry = fds.get(fd);
+      const names = entry?.root.hiddenNames.get(entry.host);
+      if (names === undefined) return fd_readdir(fd, buf, bufLen, cookie, bufUsed);
+      return readdirWithout(fd_readdir, names, memory, fd, buf >>> 0, bufLen >>> 0, BigInt(cookie), bufUsed >>> 0);
+    };
+  }
   for (const [name, { paths, writes }] of Object.entries(CHECKED)) {
     const original = imports[name];
     if (!original) continue;
     out[name] = (...args: any[]): number => {
       for (const p of paths) {
         const follow = p.flags !== undefined && (Number(args[p.flags]) & LOOKUP_SYMLINK_FOLLOW) !== 0;
-        if (resolveArg(Number(args[p.fd]), Number(args[p.ptr]), Number(args[p.len]), follow) === undefined) {
-          return WASI_ENOTCAPABLE;
-        }
+        const host = resolveArg(Number(args[p.fd]), Number(args[p.ptr]), Number(args[p.len]), follow);
+        if (host === undefined) return WASI_ENOTCAPABLE;
+        // Invariant 15: moving a directory that holds a hidden path would unhide it.
+        if (name === 'path_rename' && holdsHidden(host, (fds.get(Number(args[p.fd])) as FdEntry).root)) return WASI_ENOTCAPABLE;
       }
       if (!writes.every((i) => writable(Number(args[i])))) return WASI_EROFS;
       return original(...args);
@@ -479,4 +529,47 @@ export function wrapWasiImports(
     };
   }
   return out;
+}
+
+const DIRENT_BYTES = 24; // preview1 dirent: d_next u64 @0, d_ino u64 @8, d_namlen u32 @16, d_type u8 @20
+const textDecoder = new TextDecoder();
+
+/**
+ * fd_readdir without the entries named in `names` (invariant 15): the first hidden record in
+ * an answer is overwritten by reading on from its cookie into the same place, until an answer
+ * holds none. The guest gets the same answer shape as from uvwasi (records in order, the last
+ * one possibly cut by the buffer end, `bufused` = buf_len when the buffer is full).
+ */
+function readdirWithout(fd_readdir: WasiFn, names: ReadonlySet<string>, memory: () => { readonly buffer: ArrayBuffer },
+                        fd: number, buf: number, bufLen: number, cookie: bigint, bufUsed: number): number {
+  const end = buf + bufLen;
+  if (end > memory().buffer.byteLength || bufUsed + 4 > memory().buffer.byteLength) return WASI_EFAULT;
+  let at = buf;
+  let next = cookie;
+  // Each round cuts one hidden record; a directory holds each hidden name at most once.
+  for (let round = 0; round <= names.size; round += 1) {
+    const rc = fd_readdir(fd, at, end - at, next, bufUsed);
+    if (rc !== WASI_ESUCCESS) return rc;
+    const view = new DataView(memory().buffer);
+    const stop = at + Math.min(view.getUint32(bufUsed, true), end - at);
+    let hit: { off: number; next: bigint } | undefined;
+    for (let off = at; off + DIRENT_BYTES <= stop;) {
+      const length = view.getUint32(off + 16, true);
+      if (off + DIRENT_BYTES + length > stop) break; // cut by the buffer end: read again later
+      const name = textDecoder.decode(new Uint8Array(memory().buffer, off + DIRENT_BYTES, length));
+      if (names.has(name)) {
+        hit = { off, next: view.getBigUint64(off, true) };
+        break;
+      }
+      off += DIRENT_BYTES + length;
+    }
+    if (hit === undefined) {
+      view.setUint32(bufUsed, stop - buf, true);
+      return WASI_ESUCCESS;
+    }
+    at = hit.off;
+    next = hit.next;
+  }
+  new DataView(memory().buffer).setUint32(bufUsed, at - buf, true);
+  return WASI_ESUCCESS;
 }

@@ -105,10 +105,14 @@ describe('Regression: two processes appending to one rollout', () => {
     const r = await first.done;
     assert.equal(r.code, 130, r.stderr);
     assert.deepEqual(locksIn(home), []);
-    // Now the rollout is free again.
-    const third = await runCli(['resume', '--workspace', ws, '--home', home, rollout, 'third'], { cwd: ws });
+    // Now the rollout is free again. The interrupted turn recorded the hanging base URL, which a
+    // resume would go on with: a --config file takes the session back to the embedded mock.
+    const offline = join(tmp.dir, `offline-${n}.json`);
+    writeFileSync(offline, '{"base_url":null}');
+    const third = await runCli(['resume', '--config', offline, '--workspace', ws, '--home', home, rollout, 'third'], { cwd: ws });
     assert.equal(third.code, 0, third.stderr);
     assert.equal(third.stdout, 'Mock reply to: third\n');
+    assert.match(third.stderr, /^agentctx: resuming with base-url none \(the embedded mock\) from --config .* \(the session used http:\/\/127\.0\.0\.1:\d+\/v1\)$/m);
   });
 
   test('a resume of the rollout a running `run` is writing is refused', async () => {

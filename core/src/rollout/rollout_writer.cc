@@ -90,7 +90,33 @@ JsonValue TurnContextPayload(const TurnContextFields& f) {
   if (f.effort) p.Set("effort", JsonValue::String(std::string(ToWire(*f.effort))));
   p.Set("summary",
         JsonValue::String(std::string(ToWire(f.summary.value_or(ReasoningSummary::kNone)))));
+  if (f.provider != Provider::kResponses) {
+    p.Set("provider", JsonValue::String(std::string(ToWire(f.provider))));
+  }
+  if (f.base_url) p.Set("base_url", JsonValue::String(RecordableBaseUrl(*f.base_url)));
+  if (!f.provider_features.empty()) {
+    JsonValue features = JsonValue::Object();
+    for (const auto& [name, on] : f.provider_features) features.Set(name, JsonValue::Bool(on));
+    p.Set("provider_features", std::move(features));
+  }
   return p;
+}
+
+std::string RecordableBaseUrl(std::string_view url) {
+  std::string_view rest = url.substr(0, url.find_first_of("?#"));
+  const std::size_t scheme = rest.find("://");
+  if (scheme == std::string_view::npos) return std::string(rest);
+  const std::size_t host_start = scheme + 3;
+  const std::size_t path_start = rest.find('/', host_start);
+  std::string_view authority =
+      rest.substr(host_start, path_start == std::string_view::npos ? std::string_view::npos
+                                                                   : path_start - host_start);
+  const std::size_t at = authority.rfind('@');
+  if (at == std::string_view::npos) return std::string(rest);
+  std::string out(rest.substr(0, host_start));
+  out.append(authority.substr(at + 1));
+  if (path_start != std::string_view::npos) out.append(rest.substr(path_start));
+  return out;
 }
 
 std::string TurnContextLine(std::int64_t now_ms, const TurnContextFields& fields) {

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "agentctx/wire_enums.h"
@@ -48,14 +49,26 @@ struct TurnContextFields {
   std::string model;
   std::optional<ReasoningEffort> effort;    ///< omitted when unset
   std::optional<ReasoningSummary> summary;  ///< written as "none" when unset
+  /// The model API; omitted for `responses` (the default, and what older rollouts mean).
+  Provider provider = Provider::kResponses;
+  /// The host's base URL (config `base_url`), omitted when unset; written by RecordableBaseUrl.
+  std::optional<std::string> base_url;
+  /// The config's explicit `provider_features` (name → bool, nullopt = automatic); the object
+  /// is omitted when none is set.
+  std::vector<std::pair<std::string, bool>> provider_features;
 };
+
+/// `url` without what may carry a credential: the user-info of its authority, its query and
+/// its fragment ("https://u:p@h/v1?key=k#x" → "https://h/v1"). A rollout never holds a secret.
+std::string RecordableBaseUrl(std::string_view url);
 
 /// `sandbox_policy`: {"type":"read-only","network_access":B} |
 /// {"type":"workspace-write","writable_roots":[…],"network_access":B} |
 /// {"type":"danger-full-access"}.
 JsonValue SandboxPolicyJson(const SandboxPolicyFields& sandbox);
 /// turn_context payload `{"turn_id","cwd","approval_policy","sandbox_policy","model","effort"?,
-/// "summary"}`.
+/// "summary","provider"?,"base_url"?,"provider_features"?}` (docs/replay.md, "What a rollout
+/// records"): the last three only when not the defaults, so older rollouts read the same.
 JsonValue TurnContextPayload(const TurnContextFields& fields);
 std::string TurnContextLine(std::int64_t now_ms, const TurnContextFields& fields);
 /// True when two turn_context payloads differ in a field other than `turn_id` (a turn_context

@@ -53,6 +53,43 @@ TEST(RolloutWriter, TurnContextSandboxShapes) {
   EXPECT_EQ(ToJson(SandboxPolicyJson(f.sandbox)), R"({"type":"danger-full-access"})");
 }
 
+// What `resume` continues with: the provider, the base URL (never a credential in it) and the
+// explicit provider features; omitted at their defaults, so older rollouts read the same.
+TEST(RolloutWriter, TurnContextRecordsProviderBaseUrlAndFeatures) {
+  TurnContextFields f;
+  f.turn_id = "turn-1";
+  f.cwd = "/repo";
+  f.approval_policy = ApprovalPolicy::kNever;
+  f.sandbox.mode = SandboxMode::kReadOnly;
+  f.model = "claude-x";
+  const std::string head =
+      R"({"turn_id":"turn-1","cwd":"/repo","approval_policy":"never",)"
+      R"("sandbox_policy":{"type":"read-only","network_access":false},"model":"claude-x",)"
+      R"("summary":"none")";
+  EXPECT_EQ(ToJson(TurnContextPayload(f)), head + "}");
+  f.provider = Provider::kAnthropic;
+  f.base_url = "http://user:secret@127.0.0.1:8080/v1?key=sk-secret#frag";
+  f.provider_features = {{"cache_diagnostics", true}, {"prewarm", false}};
+  EXPECT_EQ(ToJson(TurnContextPayload(f)),
+            head + R"(,"provider":"anthropic","base_url":"http://127.0.0.1:8080/v1",)"
+                   R"("provider_features":{"cache_diagnostics":true,"prewarm":false}})");
+  TurnContextFields g = f;
+  g.provider = Provider::kChat;
+  EXPECT_TRUE(TurnContextChanged(TurnContextPayload(f), TurnContextPayload(g)));
+  g = f;
+  g.base_url = "http://127.0.0.1:9090/v1";
+  EXPECT_TRUE(TurnContextChanged(TurnContextPayload(f), TurnContextPayload(g)));
+}
+
+TEST(RolloutWriter, RecordableBaseUrlDropsCredentials) {
+  EXPECT_EQ(RecordableBaseUrl("https://api.openai.com/v1"), "https://api.openai.com/v1");
+  EXPECT_EQ(RecordableBaseUrl("https://u:p@h.example/v1"), "https://h.example/v1");
+  EXPECT_EQ(RecordableBaseUrl("https://u@h.example"), "https://h.example");
+  EXPECT_EQ(RecordableBaseUrl("https://h.example/v1?api-key=s#x"), "https://h.example/v1");
+  EXPECT_EQ(RecordableBaseUrl("https://h.example/a@b"), "https://h.example/a@b");
+  EXPECT_EQ(RecordableBaseUrl("not a url?x"), "not a url");
+}
+
 TEST(RolloutWriter, TurnContextChangeIgnoresTurnId) {
   TurnContextFields f;
   f.turn_id = "turn-1";

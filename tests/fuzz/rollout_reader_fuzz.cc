@@ -65,8 +65,8 @@ void Run(std::string_view text) {
     ACTX_FUZZ_CHECK(report.error().message.rfind("not a rollout", 0) == 0);
     for (const RolloutRecord& record : parsed->records) {
       const std::string_view type = record.type();
-      ACTX_FUZZ_CHECK(type != "session_meta" && type != "response_item" &&
-                      type != "turn_context" && type != "event_msg");
+      ACTX_FUZZ_CHECK(type != "session_meta" && type != "response_item" && type != "turn_context" &&
+                      type != "event_msg");
     }
     return;
   }

@@ -7,6 +7,9 @@
 namespace agentctx::testing {
 
 SessionDriver::SessionDriver() : fs_(std::make_shared<MemoryFileSystem>()) {
+  // The cwd the tests' configs use exists, as a host's cwd does (session.start refuses one
+  // that does not); tests add its contents.
+  (void)fs_->AddDir("/repo");
   handle_ = engine_.Open();
   engine_.AddFileSystem(handle_, "workspace", fs_);
 }

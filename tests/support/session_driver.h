@@ -5,6 +5,8 @@
 // back as SSE (optionally split into small chunks) or, for `responses/compact`, as a
 // `model_response` delivery; host tool calls are answered by a callback. A test can replace the
 // model's answer (`respond`) or keep requests unanswered (`hold`) to act in between.
+// The workspace starts with the directory /repo (the cwd of the tests' configs; a session
+// refuses a cwd that does not exist).
 #pragma once
 
 #include <cstdint>

@@ -22,8 +22,8 @@
 //  - Bounded work, so one client never stalls the others for long (the guest answers one
 //    request at a time; the CLI runs answerMockRequest in a worker thread, mock_worker.ts, so
 //    the server's thread and Ctrl-C are never held by it): the mock's work is linear in the request's items, and a body
-//    with more than MAX_MOCK_INPUT_ITEMS items and content parts gets 413 `too_many_items`
-//    without reaching the guest. Request bodies held in memory at once (being received or
+//    with more than MAX_MOCK_INPUT_ITEMS items and content parts (nested parts included) gets
+//    413 `too_many_items` without reaching the guest. Request bodies held in memory at once (being received or
 //    answered) stay under a budget, MAX_IN_FLIGHT_BYTES: a body that would pass it gets 503
 //    `server_busy` (Retry-After: 1) and the connection is closed. docs/RELIABILITY.md lists both.
 import { createServer } from 'node:http';
@@ -58,26 +58,34 @@ const ROUTES: Record<string, { endpoint: string; type: string }> = {
 const MAX_BODY = 64 * 1024 * 1024;
 
 /**
- * The most input items plus content parts one request may hold (`input` or `messages`, and the
- * `content` arrays of their entries). Mirrors kMaxMockInputItems in
- * core/src/mock_model/mock_request.h, which refuses the same bodies inside the guest.
+ * The most input items plus content parts one request may hold (`input` or `messages`, and every
+ * array nested in their entries at any depth: content parts, a tool output's parts, an Anthropic
+ * tool_result's blocks). Mirrors kMaxMockInputItems in core/src/mock_model/mock_request.h, which
+ * refuses the same bodies inside the guest.
  */
 export const MAX_MOCK_INPUT_ITEMS = 65536;
 
 /** The request body bytes all requests together may hold at once (default). */
 export const MAX_IN_FLIGHT_BYTES = 256 * 1024 * 1024;
 
-/** Input items plus content parts of a parsed request body, counted as the mock counts them. */
+/**
+ * Input items plus content parts of a parsed request body, counted as the mock counts them: every
+ * element of every array in `input` / `messages`, nested ones included. One visit per value
+ * (a stack, no recursion), so the count is linear in the body.
+ */
 export function mockItemCount(request: unknown): number {
   if (typeof request !== 'object' || request === null) return 0;
   let count = 0;
-  for (const key of ['input', 'messages']) {
-    const items = (request as Record<string, unknown>)[key];
-    if (!Array.isArray(items)) continue;
-    count += items.length;
-    for (const item of items) {
-      const content = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)['content'] : undefined;
-      if (Array.isArray(content)) count += content.length;
+  const pending: unknown[] = [];
+  for (const key of ['input', 'messages']) pending.push((request as Record<string, unknown>)[key]);
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      count += value.length;
+      for (const element of value) if (typeof element === 'object' && element !== null) pending.push(element);
+    } else {
+      for (const member of Object.values(value)) if (typeof member === 'object' && member !== null) pending.push(member);
     }
   }
   return count;

@@ -3,7 +3,9 @@
 // browsers and tests. Invariants: every ancestor of an entry is a directory ("/" always exists);
 // stored bytes are private copies; each write sets mtime_ms = max(clock(), previous + 1), so
 // AGENTS.md probes see every edit (clock defaults to 0: mtimes are then a per-file counter and
-// runs are deterministic).
+// runs are deterministic). Each directory keeps the names of its entries (in the order they were
+// made), so `list` reads only that directory's entries and `remove` only the subtree: a walk
+// of the whole tree is linear in its size (scanning every node per listing made it quadratic).
 import { AgentctxError } from './errors.js';
 import { isNormalizedPath, type FileSystem, type FsDirEntry, type FsFailure, type FsResult } from './file_system.js';
 
@@ -25,7 +27,13 @@ export interface MemoryFileSystem extends FileSystem {
   remove(path: string): boolean;
 }
 
-type Node = { kind: 'file'; data: Uint8Array; mtime: number } | { kind: 'dir'; mtime: number };
+type Node = { kind: 'file'; data: Uint8Array; mtime: number } | { kind: 'dir'; mtime: number; names: Set<string> };
+
+/** The parent of a normalised path other than "/" and its last segment. */
+function split(path: string): [parent: string, name: string] {
+  const slash = path.lastIndexOf('/');
+  return [slash === 0 ? '/' : path.slice(0, slash), path.slice(slash + 1)];
+}
 
 const encoder = new TextEncoder();
 
@@ -42,7 +50,28 @@ export function createMemoryFileSystem(
   options: MemoryFileSystemOptions = {},
 ): MemoryFileSystem {
   const clock = options.clock ?? (() => 0);
-  const nodes = new Map<string, Node>([['/', { kind: 'dir', mtime: 0 }]]);
+  const nodes = new Map<string, Node>([['/', { kind: 'dir', mtime: 0, names: new Set() }]]);
+
+  // Stores `node` at `path` (its parent is a directory) and names it in the parent.
+  function place(path: string, node: Node): void {
+    nodes.set(path, node);
+    const [parent, name] = split(path);
+    (nodes.get(parent) as Node & { kind: 'dir' }).names.add(name);
+  }
+
+  // Deletes `path` and everything below it, and its name from the parent.
+  function unplace(path: string): void {
+    const stack = [path];
+    while (stack.length > 0) {
+      const p = stack.pop() as string;
+      const node = nodes.get(p);
+      nodes.delete(p);
+      if (node?.kind === 'dir') for (const name of node.names) stack.push(p === '/' ? `/${name}` : `${p}/${name}`);
+    }
+    const [parent, name] = split(path);
+    const dir = nodes.get(parent);
+    if (dir?.kind === 'dir') dir.names.delete(name);
+  }
 
   // The ancestors of `path` (not itself) as the slash positions that end them, and how many of
   // them exist. Existing ancestors form a prefix of the chain (every ancestor of an entry is a
@@ -71,7 +100,7 @@ export function createMemoryFileSystem(
     if (existing === slashes.length) return undefined;
     if (!create) return fail('not_found', path);
     for (let i = existing; i < slashes.length; i++) {
-      nodes.set(path.slice(0, slashes[i]), { kind: 'dir', mtime: Math.max(0, clock()) });
+      place(path.slice(0, slashes[i]), { kind: 'dir', mtime: Math.max(0, clock()), names: new Set() });
     }
     return undefined;
   }
@@ -94,7 +123,7 @@ export function createMemoryFileSystem(
         `createMemoryFileSystem: "${path}" collides with another entry`, { path });
     }
     const data = typeof content === 'string' ? encoder.encode(content) : content.slice();
-    nodes.set(path, { kind: 'file', data, mtime: 0 });
+    place(path, { kind: 'file', data, mtime: 0 });
   }
 
   return {
@@ -117,11 +146,7 @@ export function createMemoryFileSystem(
       if (node.kind !== 'dir') return fail('not_a_directory', path);
       const prefix = path === '/' ? '/' : path + '/';
       const entries: FsDirEntry[] = [];
-      for (const [p, n] of nodes) {
-        if (p !== '/' && p.startsWith(prefix) && !p.slice(prefix.length).includes('/')) {
-          entries.push({ name: p.slice(prefix.length), kind: n.kind });
-        }
-      }
+      for (const name of node.names) entries.push({ name, kind: (nodes.get(prefix + name) as Node).kind });
       return { ok: true, entries };
     },
     write(path, bytes, createParents) {
@@ -132,7 +157,7 @@ export function createMemoryFileSystem(
       const parentFailure = checkParents(path, createParents);
       if (parentFailure !== undefined) return parentFailure;
       const previous = existing?.mtime ?? -1;
-      nodes.set(path, { kind: 'file', data: bytes.slice(), mtime: Math.max(clock(), previous + 1) });
+      place(path, { kind: 'file', data: bytes.slice(), mtime: Math.max(clock(), previous + 1) });
       return { ok: true };
     },
     removeFile(path) {
@@ -140,7 +165,7 @@ export function createMemoryFileSystem(
       const node = nodes.get(path);
       if (node === undefined) return fail('not_found', path);
       if (node.kind === 'dir') return fail('is_a_directory', path);
-      nodes.delete(path);
+      unplace(path);
       return { ok: true };
     },
     sandboxed() {
@@ -151,10 +176,7 @@ export function createMemoryFileSystem(
     },
     remove(path) {
       if (!isNormalizedPath(path) || path === '/' || !nodes.has(path)) return false;
-      const prefix = path + '/';
-      for (const p of [...nodes.keys()]) {
-        if (p === path || p.startsWith(prefix)) nodes.delete(p);
-      }
+      unplace(path);
       return true;
     },
   };

@@ -137,6 +137,17 @@ function errorText(e: unknown): string {
   return detail && detail !== e.message ? `${e.message} (${detail})` : e.message;
 }
 
+/**
+ * The text of `body`, at most `limit` characters. `redact` is applied BEFORE the cut: the text is
+ * read `margin` characters past the limit (the longest spelling of the secret), so a secret that
+ * straddles the limit is whole when it is replaced and no prefix of it survives the cut.
+ */
+async function readRedactedText(
+  body: ReadableStream<Uint8Array> | null, limit: number, margin: number, redact: (text: string) => string, progress: () => void,
+): Promise<string> {
+  return redact(await readText(body, limit + margin, progress)).slice(0, limit);
+}
+
 async function readText(body: ReadableStream<Uint8Array> | null, limit: number, progress: () => void): Promise<string> {
   if (body === null) return '';
   const reader = body.getReader();
@@ -244,6 +255,8 @@ function httpModelClient(flavor: HttpFlavor, options: OpenAIResponsesClientOptio
   const extra = { ...flavor.fixedHeaders, ...(options.headers ?? {}) };
   const timeoutMs = options.timeoutMs;
   const redact = secretRedactor(apiKey);
+  // The longest JSON spelling of the key: each of its (printable ASCII) characters as `\uXXXX`.
+  const redactionMargin = 6 * (apiKey?.length ?? 0);
 
   return {
     async *send(request: ModelRequestEffect, { signal }: { signal?: AbortSignal } = {}): AsyncGenerator<ModelDelivery> {
@@ -297,10 +310,10 @@ function httpModelClient(flavor: HttpFlavor, options: OpenAIResponsesClientOptio
           return;
         }
         if (!response.ok) {
-          const body = await readText(response.body, MAX_ERROR_BODY, progress).catch(() => '');
+          const body = await readRedactedText(response.body, MAX_ERROR_BODY, redactionMargin, redact, progress).catch(() => '');
           const message = `HTTP ${response.status} ${response.statusText}`.trim() +
             retryAfterSentence(response.headers.get('retry-after'));
-          yield { type: 'model_error', request_id: request.id, status: response.status, body: redact(body), message: redact(message) };
+          yield { type: 'model_error', request_id: request.id, status: response.status, body, message: redact(message) };
           return;
         }
         if (!streaming) {

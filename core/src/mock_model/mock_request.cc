@@ -4,6 +4,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace agentctx {
 namespace {
@@ -66,14 +67,26 @@ Result<JsonValue> NormalizeMockRequest(const JsonValue& body, bool* streaming) {
 
 Result<void> CheckMockRequestSize(const JsonValue& body) {
   if (!body.is_object()) return {};
+  // Every element of every array in the conversation, at any depth: the items, their content
+  // parts, and the parts nested in those (a tool output's parts, a tool_result's blocks). One
+  // visit per value, without recursion.
   std::size_t count = 0;
+  std::vector<const JsonValue*> pending;
   for (std::string_view key : {"input", "messages"}) {
-    const JsonValue* items = body.Find(key);
-    if (items == nullptr || !items->is_array()) continue;
-    count += items->items().size();
-    for (const JsonValue& item : items->items()) {
-      const JsonValue* content = item.is_object() ? item.Find("content") : nullptr;
-      if (content != nullptr && content->is_array()) count += content->items().size();
+    if (const JsonValue* items = body.Find(key); items != nullptr) pending.push_back(items);
+  }
+  while (!pending.empty()) {
+    const JsonValue* value = pending.back();
+    pending.pop_back();
+    if (value->is_array()) {
+      count += value->items().size();
+      for (const JsonValue& element : value->items()) {
+        if (element.is_array() || element.is_object()) pending.push_back(&element);
+      }
+    } else if (value->is_object()) {
+      for (const auto& member : value->members()) {
+        if (member.value.is_array() || member.value.is_object()) pending.push_back(&member.value);
+      }
     }
   }
   if (count <= kMaxMockInputItems) return {};

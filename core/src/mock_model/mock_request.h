@@ -8,7 +8,8 @@
 // Everything else is kept; shapes the mock cannot read are rejected later, as before.
 // Size: the mock's work is linear in the items of a request, and it is bounded: a body whose
 // `input` (Responses) or `messages` (Chat, Anthropic) holds more than kMaxMockInputItems items
-// and content parts together is refused before any other work (docs/RELIABILITY.md).
+// and content parts together — parts nested at any depth included (a tool output's parts, an
+// Anthropic tool_result's blocks) — is refused before any other work (docs/RELIABILITY.md).
 #pragma once
 
 #include <cstddef>
@@ -27,7 +28,7 @@ inline constexpr std::size_t kMaxMockInputItems = 65536;
 
 /// kInvalidInput (``request body has <n> input items and content parts; the mock model answers
 /// at most 65536 per request``, details {"limit": "65536", "items": "<n>"}) when the parsed
-/// body's `input` / `messages` array and the `content` arrays of its entries hold more than
+/// body's `input` / `messages` array and every array nested in it (at any depth) hold more than
 /// kMaxMockInputItems elements together.
 Result<void> CheckMockRequestSize(const JsonValue& body);
 

@@ -133,6 +133,9 @@ ResumeState BuildResumeState(const ParsedRollout& rollout, const CompactionRebui
         if (auto ts = record.line.GetString("timestamp")) {
           if (auto ms = ParseTimestamp(*ts)) state.last_request_ms = *ms;
         }
+        std::optional<std::int64_t> bytes = payload->GetInt("prompt_bytes");
+        state.last_request_prompt_bytes =
+            bytes && *bytes > 0 ? static_cast<std::uint64_t>(*bytes) : 0;
       } else if (kind == "cache_diagnosis") {
         if (auto id = payload->GetString("response_id")) state.last_response_id = std::string(*id);
       } else if (kind == "provider_feature_refused") {

@@ -17,7 +17,8 @@
 //     kept (the last wins) with the history size at that point; `task_started` → turn counter.
 //  5. (ours) A response_item duplicating one already in history is skipped, and
 //     timestamps going backwards are warned about once (line_checks.h).
-// Not restored: AGENTS.md cache, explainer predecessor, tool freeze.
+// Not restored: AGENTS.md cache, tool freeze, the explainer predecessor's bytes (only its
+// namespace and size: the last turn_context and cache_report).
 #pragma once
 
 #include <cstdint>
@@ -68,6 +69,9 @@ struct ResumeState {
   /// Timestamp of the newest `event_msg cache_report` line (one per model request; ours:
   /// warmth-aware compaction); none without one or when unparsable.
   std::optional<std::int64_t> last_request_ms;
+  /// `prompt_bytes` of that cache_report (0 without one): the size of the request before the
+  /// resume, the explainer's seeded predecessor (CacheExplainer::SeedPredecessor).
+  std::uint64_t last_request_prompt_bytes = 0;
   /// Wire names of the provider features the endpoint refused (provider_feature_refused lines).
   std::vector<std::string> refused_features;
   /// The newest `cache_diagnosis` line's response id: the next request's comparison.

@@ -367,6 +367,7 @@ Result<SessionConfig> ParseSessionConfig(const JsonValue& raw, std::vector<Warni
   ACTX_TRY_VOID(ReadOptEnum(raw, "service_tier", "service_tier", &c.service_tier));
   ACTX_TRY_VOID(ReadOptString(raw, "prompt_cache_key", "prompt_cache_key", &c.prompt_cache_key));
   ACTX_TRY_VOID(ReadInt(raw, "max_steps_per_turn", "max_steps_per_turn", 1, &c.max_steps_per_turn));
+  ACTX_TRY_VOID(ReadInt(raw, "max_history_bytes", "max_history_bytes", 1, &c.max_history_bytes));
   ACTX_TRY_VOID(ParseProviderKeys(raw, &c));
   // Unset model.instructions → the base instructions (ours; "" explicitly sends none).
   const JsonValue* instructions = raw.Find("model")->Find("instructions");

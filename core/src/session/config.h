@@ -128,6 +128,7 @@ struct SessionConfig {
   std::optional<std::string> prompt_cache_key;
   CompactionConfig compaction;
   std::int64_t max_steps_per_turn = 64;
+  std::int64_t max_history_bytes = std::int64_t{256} << 20;  // Session::HistoryLimitRefusal
   TaskFrontierConfig task_frontier;
   ContextBudgetConfig context_budget;
   // Providers (docs/providers.md): which API the requests are rendered for, the layout, the

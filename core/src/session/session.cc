@@ -10,18 +10,21 @@
 namespace agentctx {
 namespace {
 
-// A cwd that an update sets or changes must be an existing directory in its environment's
-// FileSystem, as the CLI requires of --cwd: otherwise invalid_config naming the path, and the
-// update changes nothing. Cwds the update leaves alone are not checked again (a directory
-// removed since the session started does not block other changes).
-Result<void> CheckChangedCwds(const SessionConfig& before, const SessionConfig& next,
-                              const FileSystemMap& fs) {
+// Every cwd a session starts with, and one an update sets or changes, must be an
+// existing directory in its environment's FileSystem (once the environment is available), as the
+// CLI requires of --cwd: otherwise invalid_config naming the path, and nothing starts or changes.
+// Cwds an update leaves alone
+// (`before`, the config in force) are not checked again (a directory removed since the session
+// started does not block other changes).
+Result<void> CheckCwds(const SessionConfig* before, const SessionConfig& next,
+                       const FileSystemMap& fs) {
   for (std::size_t i = 0; i < next.environments.size(); ++i) {
     const EnvironmentConfig& env = next.environments[i];
-    if (i < before.environments.size() && before.environments[i].cwd == env.cwd &&
-        before.environments[i].fs == env.fs) {
+    if (before != nullptr && i < before->environments.size() &&
+        before->environments[i].cwd == env.cwd && before->environments[i].fs == env.fs) {
       continue;
     }
+    if (env.status != EnvironmentStatus::kAvailable) continue;  // not ready: nothing to see yet
     auto it = fs.find(env.fs);
     if (it == fs.end()) continue;  // CheckFileSystems reports it
     const std::string where = "environments[" + std::to_string(i) + "].cwd " + env.cwd;
@@ -44,6 +47,7 @@ Result<std::unique_ptr<Session>> Session::Create(SessionConfig config, FileSyste
                                                  std::int64_t now_ms, EffectSink* sink) {
   std::vector<Warning> warnings;
   ACTX_TRY_VOID(CheckFileSystems(config, fs));
+  ACTX_TRY_VOID(CheckCwds(nullptr, config, fs));
   std::unique_ptr<Session> s(new Session());
   s->config_ = std::move(config);
   s->dialect_ = MakeDialect(s->config_.provider);
@@ -65,6 +69,11 @@ Result<std::unique_ptr<Session>> Session::Create(SessionConfig config, FileSyste
 Result<void> Session::Submit(const SubmitInput& input, std::int64_t now_ms, EffectSink* sink) {
   if (state_ != TurnState::kIdle) {
     return Fail(ErrorCode::kTurnInProgress, "a turn is already in progress");
+  }
+  std::uint64_t input_bytes = input.text.size();
+  for (const auto& image : input.images) input_bytes += image.size();
+  if (auto refusal = HistoryLimitRefusal(input_bytes, "this message")) {
+    return Fail(ErrorCode::kSessionTooLarge, std::move(*refusal));
   }
   JsonValue user_message = UserInputMessage(input.text, input.images);
   Advance(now_ms);
@@ -93,7 +102,7 @@ Result<void> Session::Update(const JsonValue& delta, std::int64_t now_ms, Effect
   std::vector<Warning> warnings;
   ACTX_TRY(SessionConfig next, ApplyConfigDelta(config_, delta, &warnings));
   ACTX_TRY_VOID(CheckFileSystems(next, fs_));
-  ACTX_TRY_VOID(CheckChangedCwds(config_, next, fs_));
+  ACTX_TRY_VOID(CheckCwds(&config_, next, fs_));
   Advance(now_ms);
   // Takes effect at the next step boundary: requests already built are never altered.
   if (next.model.slug != config_.model.slug) compaction_stalled_ = false;  // stall_guard.h
@@ -156,6 +165,7 @@ void Session::Record(JsonValue canonical_item, std::string origin, EffectSink* s
   done.Set("item", item.json);
   done.Set("origin", JsonValue::String(item.origin));
   sink->Event(std::move(done));
+  history_bytes_ += item.bytes.size();
   history_.push_back(std::move(item));
 }
 

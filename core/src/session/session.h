@@ -187,7 +187,18 @@ class Session {
   std::string NextRequestId();
 
   // session_stream.cc
+  /// The pending request reached its terminal event: its stream is over for the engine, and
+  /// what the provider still sends on it (Chat's `data: [DONE]`, the host's `end`) is framed by
+  /// completed_stream_tail_.
+  void EndRequestStream();
+  /// A `model_events` delivery for the last completed request that only closes its stream
+  /// (no event left in it): true, and nothing to do.
+  bool ClosesCompletedStream(const JsonValue& delivery);
   void HandleModelEvent(const JsonValue& event, EffectSink* sink);
+  /// Why recording `more` bytes of `what` would take history past config max_history_bytes
+  /// (session_too_large), or nullopt when it fits. The bound keeps a session's memory finite:
+  /// a few maximal responses once trapped the WASI guest (docs/RELIABILITY.md).
+  std::optional<std::string> HistoryLimitRefusal(std::uint64_t more, std::string_view what) const;
   void CompleteResponse(const JsonValue& event, EffectSink* sink);
   /// response.completed: notes the response id (the next request's comparison) and, when the
   /// request named a previous response, the provider's cache verdict beside the explainer's
@@ -316,6 +327,7 @@ class Session {
   std::int64_t now_ms_ = 0;
 
   std::vector<RecordedItem> history_;
+  std::uint64_t history_bytes_ = 0;  // Σ bytes of history_ (config max_history_bytes)
   std::uint64_t history_epoch_ = 0;  // bumped when history is replaced, not appended to
   std::uint64_t last_serial_ = 0;    // RecordedItem::serial of the newest item
   mutable PromptItemCache prompt_cache_;
@@ -347,6 +359,7 @@ class Session {
   std::int64_t request_counter_ = 0;
   std::optional<PendingRequest> request_;
   std::string last_completed_request_;  // the last request whose stream reached a terminal event
+  SseParser completed_stream_tail_;     // that stream's framing after its terminal event
   std::vector<PendingCall> calls_;
   std::optional<std::string> last_agent_message_;
   std::uint64_t items_serialized_ = 0;

@@ -307,8 +307,7 @@ void Session::FailCompaction(std::string_view code, std::string_view message, Ef
 }
 
 void Session::CompleteLocalCompaction(const JsonValue& event, EffectSink* sink) {
-  request_->terminal = true;
-  last_completed_request_ = request_->id;
+  EndRequestStream();
   std::vector<JsonValue> output = std::move(request_->output_items);
   std::string request_id = request_->id;
   ReportUsage(event, request_id, sink);  // reported, but never the session's usage
@@ -325,7 +324,7 @@ void Session::CompleteRemoteCompaction(std::string_view body, EffectSink* sink) 
     FailCompaction(ErrorCodeName(kept.error().code), kept.error().message, sink);
     return;
   }
-  last_completed_request_ = request_->id;
+  EndRequestStream();
   FinishCompaction(std::move(*kept), "", sink);
 }
 

@@ -61,8 +61,7 @@ void Session::IssueInbandCompaction(EffectSink* sink) {
 }
 
 void Session::CompleteInbandCompaction(const JsonValue& event, EffectSink* sink) {
-  request_->terminal = true;
-  last_completed_request_ = request_->id;
+  EndRequestStream();
   std::vector<JsonValue> output = std::move(request_->output_items);
   ReportUsage(event, request_->id, sink);  // reported, but never the session's usage
   const JsonValue* compaction = nullptr;

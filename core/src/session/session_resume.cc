@@ -2,7 +2,8 @@
 // Resume: the rollout alone rebuilds the session — history (newest compacted
 // replacement + later items), the world-state baseline, the last turn_context (change detection
 // and the previous model), counters. Not restored: the AGENTS.md cache (the first step reloads and
-// diffs against the baseline), the explainer's predecessor, the tool freeze.
+// diffs against the baseline), the tool freeze, the explainer predecessor's bytes (it gets the
+// last request's provider, model and size: a namespace change at the resume is still named).
 #include "compaction/history_rebuild.h"
 #include "rollout/resume_state.h"
 #include "session/session.h"
@@ -50,6 +51,14 @@ Result<std::unique_ptr<Session>> Session::Resume(SessionConfig parsed,
       s->previous_turn_model_ = *model;
       // The previous model's window is only known when it is the configured one.
       if (*model == s->config_.model.slug) s->previous_turn_model_config_ = s->config_.model;
+    }
+    // The request before the resume (when one was sent): its provider (absent: responses, as
+    // the writer omits it) and model, for the explainer to name a change at the resume.
+    const JsonValue& last = *state.turn_context;
+    if (state.last_request_ms || state.token_usage) {
+      s->explainer_.SeedPredecessor(last.GetString("provider").value_or("responses"),
+                                    last.GetString("model").value_or(""),
+                                    state.last_request_prompt_bytes);
     }
     s->last_turn_context_ = std::move(state.turn_context);
   }

@@ -156,6 +156,14 @@ void Session::PersistTurnContext(EffectSink* sink, bool force) {
   f.model = config_.model.slug;
   f.effort = config_.reasoning_effort;
   f.summary = config_.reasoning_summary;
+  f.provider = config_.provider;
+  f.base_url = config_.base_url;
+  for (std::size_t i = 0; i < kProviderFeatureCount; ++i) {
+    const auto feature = static_cast<ProviderFeature>(i);
+    if (const auto& on = config_.provider_features[feature]) {
+      f.provider_features.emplace_back(std::string(ToWire(feature)), *on);
+    }
+  }
   JsonValue payload = TurnContextPayload(f);
   if (force || !last_turn_context_ || TurnContextChanged(*last_turn_context_, payload)) {
     sink->Persist(TurnContextLine(now_ms_, f));
@@ -237,7 +245,9 @@ std::string Session::NextRequestId() {
 void Session::HistoryReplaced() {
   ++history_epoch_;
   history_has_tool_changes_ = false;
+  history_bytes_ = 0;
   for (RecordedItem& item : history_) {
+    history_bytes_ += item.bytes.size();
     if (ItemType(item.json) == "tool_changes") history_has_tool_changes_ = true;
     if (item.serial == 0) item.serial = ++last_serial_;
   }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Model deliveries (docs/protocol.md): SSE chunks or parsed events for the pending request;
 // nothing is recorded before `response.completed`, so a failed attempt leaves history untouched.
-// Stale deliveries (unknown/finished request, superseded attempt) only warn.
+// Stale deliveries (unknown/finished request, superseded attempt) only warn; the closing bytes
+// of a completed stream (Chat's `data: [DONE]`, the host's `end`) are not stale: they carry no
+// event, so a host that delivers them after the completing event is silently done.
 // One response is bounded in output items and streamed bytes (response_limits.h).
 #include <algorithm>
 
@@ -78,9 +80,9 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
   if (*type != "model_events" && *type != "model_error" && *type != "model_response") {
     return Fail(ErrorCode::kInvalidInput, "unknown delivery type: " + std::string(*type));
   }
-  if (*request_id == last_completed_request_ && delivery.GetBool("end").value_or(false) &&
-      delivery.Find("sse") == nullptr && delivery.Find("events") == nullptr) {
-    return {};  // the host's end-of-stream after a terminal event: nothing to do
+  if (*type == "model_events" && *request_id == last_completed_request_ &&
+      ClosesCompletedStream(delivery)) {
+    return {};  // the rest of a completed stream carries no event: nothing to do
   }
   if (!request_ || request_->id != *request_id || state_ != TurnState::kAwaitingModel ||
       request_->terminal) {
@@ -169,6 +171,26 @@ Result<void> Session::Deliver(const JsonValue& delivery, std::int64_t now_ms, Ef
   return {};
 }
 
+void Session::EndRequestStream() {
+  request_->terminal = true;
+  last_completed_request_ = request_->id;
+  completed_stream_tail_ = std::move(request_->parser);
+  request_->parser = SseParser();
+}
+
+bool Session::ClosesCompletedStream(const JsonValue& delivery) {
+  // A stream goes on after the event that completed it: Chat Completions sends `data: [DONE]`
+  // after its usage chunk, and a host that hands on one SSE event per delivery delivers it
+  // alone; then the host's `end`. Its framing continues where the request's parser stopped, so
+  // a tail split anywhere reads the same; a tail carrying an event (or a parse error) is stale.
+  const JsonValue* events = delivery.Find("events");
+  if (events != nullptr && !(events->is_array() && events->items().empty())) return false;
+  SseOutput out;
+  if (auto sse = delivery.GetString("sse")) completed_stream_tail_.Feed(*sse, &out);
+  if (delivery.GetBool("end").value_or(false)) completed_stream_tail_.Finish();
+  return out.events.empty() && out.warnings.empty();
+}
+
 void Session::HandleProviderEvent(const JsonValue& event, EffectSink* sink) {
   // A provider stream becomes Responses events first, so every provider shares the effects and
   // retry semantics below; a Responses stream needs no adapter.
@@ -222,6 +244,16 @@ void Session::HandleModelEvent(const JsonValue& event, EffectSink* sink) {
   // Everything else (created, in_progress, added, part events) is ignored.
 }
 
+std::optional<std::string> Session::HistoryLimitRefusal(std::uint64_t more,
+                                                        std::string_view what) const {
+  const auto limit = static_cast<std::uint64_t>(config_.max_history_bytes);
+  if (history_bytes_ + more <= limit) return std::nullopt;
+  return "the session's history holds " + std::to_string(history_bytes_) + " bytes and " +
+         std::string(what) + " adds " + std::to_string(more) + ", past max_history_bytes (" +
+         std::to_string(limit) +
+         "); nothing of it was recorded: compact the session or start a new one";
+}
+
 void Session::CompleteResponse(const JsonValue& event, EffectSink* sink) {
   if (request_->purpose == "compact") {
     if (compaction_ && compaction_->strategy == CompactionStrategy::kInband) {
@@ -235,8 +267,16 @@ void Session::CompleteResponse(const JsonValue& event, EffectSink* sink) {
     CompletePrewarm(event, sink);
     return;
   }
-  request_->terminal = true;
-  last_completed_request_ = request_->id;
+  if (!HasCompactionItem(request_->output_items)) {  // a server compaction replaces history
+    std::uint64_t more = 0;
+    for (const JsonValue& item : request_->output_items) more += ToJson(item).size();
+    if (auto refusal = HistoryLimitRefusal(more, "this response")) {
+      // Not retryable: the same request would get the same response.
+      FailRequest(ErrorCode::kSessionTooLarge, std::move(*refusal), false, std::nullopt, sink);
+      return;
+    }
+  }
+  EndRequestStream();
   std::vector<JsonValue> items = std::move(request_->output_items);
   std::string request_id = request_->id;
   // The provider compacted this request (strategy server): its usage measured the history
@@ -378,8 +418,7 @@ std::optional<std::uint64_t> Session::ReportUsage(const JsonValue& event,
 
 void Session::FailRequest(ErrorCode code, std::string message, bool retryable,
                           std::optional<std::int64_t> retry_after_ms, EffectSink* sink) {
-  request_->terminal = true;
-  last_completed_request_ = request_->id;  // its stream is over: a later bare `end` is silent
+  EndRequestStream();  // its stream is over: a later bare `end` is silent
   request_->output_items.clear();
   if (request_->purpose == "compact" && !retryable) {
     // A local compaction that overflowed drops its oldest input item (request_trim.h) and

@@ -78,8 +78,7 @@ bool Session::PrewarmFirst(EffectSink* sink) {
 }
 
 void Session::CompletePrewarm(const JsonValue& event, EffectSink* sink) {
-  request_->terminal = true;
-  last_completed_request_ = request_->id;
+  EndRequestStream();
   ReportUsage(event, request_->id, sink);  // output items, if any, are not history
   NoteRequestIssued();
   IssueRequest(sink);

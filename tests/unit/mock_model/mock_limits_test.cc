@@ -115,5 +115,78 @@ TEST(Regression, MockRefusesARequestOverTheItemLimitWithAClearError) {
   EXPECT_NE(refused.error().message.find("65538 input items and content parts"), std::string::npos);
 }
 
+// `n` input_text parts, comma-separated.
+std::string TextParts(std::size_t n) {
+  std::string parts;
+  parts.reserve(n * 32);
+  for (std::size_t i = 0; i < n; ++i) {
+    parts += std::string(i != 0 ? "," : "") + R"({"type":"input_text","text":"x"})";
+  }
+  return parts;
+}
+
+// A tool output whose `n` parts sit inside the output (Responses), inside a tool message
+// (Chat) or inside an Anthropic tool_result's content: one call, its output and a user message.
+std::string NestedPartsBody(std::string_view endpoint, std::size_t n) {
+  if (endpoint == "responses") {
+    return R"({"model":"m","input":[{"role":"user","content":"go"},)"
+           R"({"type":"function_call","name":"read_file","arguments":"{\"path\":\"/f\"}","call_id":"c1"},)"
+           R"({"type":"function_call_output","call_id":"c1","output":[)" +
+           TextParts(n) + "]}]}";
+  }
+  if (endpoint == "chat/completions") {
+    return R"({"model":"m","messages":[{"role":"user","content":"go"},)"
+           R"({"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":)"
+           R"({"name":"read_file","arguments":"{\"path\":\"/f\"}"}}]},)"
+           R"({"role":"tool","tool_call_id":"c1","content":[)" +
+           TextParts(n) + "]}]}";
+  }
+  std::string blocks;
+  blocks.reserve(n * 28);
+  for (std::size_t i = 0; i < n; ++i) {
+    blocks += std::string(i != 0 ? "," : "") + R"({"type":"text","text":"x"})";
+  }
+  return R"({"model":"m","max_tokens":5,"messages":[{"role":"user","content":"go"},)"
+         R"({"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"read_file",)"
+         R"("input":{"path":"/f"}}]},{"role":"user","content":[{"type":"tool_result",)"
+         R"("tool_use_id":"c1","content":[)" +
+         blocks + "]}]}]}";
+}
+
+TEST(Regression, MockCountsThePartsNestedInToolOutputsAgainstTheItemLimit) {
+  // Parts nested in a tool output count like any other: over the limit, refused before any
+  // other work (they once held serve-mock for minutes, uncounted).
+  for (std::string_view endpoint : {"responses", "chat/completions", "messages"}) {
+    SCOPED_TRACE(endpoint);
+    MockModel mock;
+    auto refused = mock.Handle(endpoint, NestedPartsBody(endpoint, kMaxMockInputItems), 0);
+    ASSERT_FALSE(refused.has_value());
+    EXPECT_EQ(refused.error().code, ErrorCode::kInvalidInput);
+    EXPECT_NE(refused.error().message.find("input items and content parts; the mock model "
+                                           "answers at most 65536 per request"),
+              std::string::npos)
+        << refused.error().message;
+    // Exactly the count of every array element: the items, their content, the nested parts.
+    const std::size_t expected = endpoint == "responses"          ? 3 + kMaxMockInputItems
+                                 : endpoint == "chat/completions" ? 3 + 1 + kMaxMockInputItems
+                                                                  : 3 + 1 + 1 + kMaxMockInputItems;
+    EXPECT_EQ(refused.error().details,
+              (std::vector<std::pair<std::string, std::string>>{
+                  {"limit", "65536"}, {"items", std::to_string(expected)}}));
+  }
+}
+
+TEST(Regression, MockAnswersNestedToolOutputPartsUnderTheLimitInLinearWork) {
+  // 60 000 parts in one tool output (just under the limit) are answered; quadratic work in the
+  // parts would take minutes here (the native tests fail after 300 s).
+  for (std::string_view endpoint : {"responses", "chat/completions", "messages"}) {
+    SCOPED_TRACE(endpoint);
+    MockModel mock;
+    auto answered = mock.Handle(endpoint, NestedPartsBody(endpoint, 60000), 0);
+    ASSERT_TRUE(answered.has_value()) << answered.error().message;
+    EXPECT_FALSE(answered->empty());
+  }
+}
+
 }  // namespace
 }  // namespace agentctx

@@ -314,7 +314,9 @@ class Direct {
  public:
   explicit Direct(const std::string& config) {
     FileSystemMap map;
-    map["workspace"] = std::make_shared<MemoryFileSystem>();
+    auto fs = std::make_shared<MemoryFileSystem>();
+    EXPECT_TRUE(fs->AddDir("/repo").has_value());  // the cwd must exist
+    map["workspace"] = fs;
     EffectSink sink;
     auto parsed = ParseSessionConfig(*ParseJson(config), nullptr);
     EXPECT_TRUE(parsed.has_value());
@@ -373,6 +375,48 @@ TEST(ProviderSession, ChatStreamCutBeforeFinishIsAStreamError) {
   std::string ended = d.Deliver(R"({"type":"model_events","request_id":"req-1","end":true})");
   EXPECT_NE(ended.find(R"("code":"stream_error")"), std::string::npos) << ended;
   EXPECT_EQ(d.History().find("par"), std::string::npos);
+}
+
+// Chat Completions completes at its usage chunk, and `data: [DONE]` follows: a host that hands on
+// the stream in pieces (one SSE event per delivery, as the package's mock client does, or any
+// split) delivers it after the request completed. It closes the stream: no stale_delivery.
+TEST(ProviderSession, ChatDoneAfterTheUsageChunkIsNotAStaleDelivery) {
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{5}, std::size_t{7}, std::size_t{64}}) {
+    SCOPED_TRACE(chunk);
+    SessionDriver d;
+    AddFiles(&d);
+    d.chunk_size = chunk;
+    ASSERT_NE(d.Start(Config(R"(,"provider":"chat")")).find("\"ok\":true"), std::string::npos);
+    std::vector<JsonValue> all;
+    RunThreeTurns(&d, &all);  // the first turn's model calls tools
+    ASSERT_GE(d.request_bodies().size(), 3u);
+    ASSERT_NE(d.request_bodies()[1].find("\"role\":\"tool\""), std::string::npos);
+    for (const auto* w : Events(all, "warning")) {
+      EXPECT_NE(w->GetString("code"), "stale_delivery") << ToJson(*w);
+    }
+  }
+}
+
+TEST(ProviderSession, AnEventAfterACompletedChatStreamIsStillStale) {
+  Direct d(Config(R"(,"provider":"chat")"));
+  d.Submit("hi");
+  std::string done = d.Deliver(
+      R"({"type":"model_events","request_id":"req-1","sse":"data: {\"choices\":[{\"index\":0,)"
+      R"(\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\ndata: {\"choices\":[],)"
+      R"(\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":1}}\n\ndata: [DO"})");
+  ASSERT_NE(done.find("turn_complete"), std::string::npos) << done;
+  // The rest of `[DONE]`, split where the request's parser stopped, then the end: silent.
+  EXPECT_EQ(d.Deliver(R"({"type":"model_events","request_id":"req-1","sse":"NE]\n"})"),
+            R"({"effects":[]})");
+  EXPECT_EQ(d.Deliver(R"({"type":"model_events","request_id":"req-1","sse":"\n","end":true})"),
+            R"({"effects":[]})");
+  // An event after it is data the engine drops: stale, and history is unchanged.
+  std::string history = d.History();
+  std::string late = d.Deliver(
+      R"({"type":"model_events","request_id":"req-1","sse":"data: {\"choices\":[{\"index\":0,)"
+      R"(\"delta\":{\"content\":\"more\"}}]}\n\n"})");
+  EXPECT_NE(late.find("stale_delivery"), std::string::npos) << late;
+  EXPECT_EQ(d.History(), history);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // `update` refuses a cwd that is not an existing directory in its environment's FileSystem
 // (checked through the injected FileSystem): invalid_config naming the path, and nothing
 // changes — the next request still names the old cwd. A valid change goes through.
+// `session.start` refuses such a cwd the same way: nothing is persisted, and the handle can
+// start again with a cwd that exists.
 #include <gtest/gtest.h>
 
 #include "protocol/json_codec.h"
@@ -75,6 +77,46 @@ TEST_F(UpdateCwd, OtherChangesDoNotRecheckAnUnchangedCwd) {
   EXPECT_EQ(ErrorOf(d.Call("update", R"({"delta":{"approval_policy":"on-request"}})")).first, "");
   EXPECT_EQ(ErrorOf(d.Call("update", R"({"delta":{"cwd":"/repo"}})")).first, "");
   EXPECT_EQ(ErrorOf(d.Call("update", R"({"delta":{"cwd":"/repo/src"}})")).first, "invalid_config");
+}
+
+std::string ConfigWithCwd(const std::string& cwd) {
+  std::string config = kConfig;
+  const std::string from = R"("cwd":"/repo")";
+  config.replace(config.find(from), from.size(), R"("cwd":")" + cwd + "\"");
+  return config;
+}
+
+TEST(StartCwd, AMissingOrFileCwdIsInvalidConfigAndTheHandleCanStartAgain) {
+  SessionDriver d;
+  ASSERT_TRUE(d.fs()->AddFile("/repo/README.md", "# readme\n").has_value());
+  for (const auto& [cwd, words] :
+       std::vector<std::pair<std::string, std::string>>{{"/repo/nope", "does not exist"},
+                                                        {"/repo/README.md", "is not a directory"},
+                                                        {"/repo/README.md/x", "does not exist"}}) {
+    SCOPED_TRACE(cwd);
+    auto [code, message] = ErrorOf(d.Start(ConfigWithCwd(cwd)));
+    EXPECT_EQ(code, "invalid_config");
+    EXPECT_NE(message.find("environments[0].cwd " + cwd + " " + words), std::string::npos)
+        << message;
+    EXPECT_TRUE(d.rollout().empty());  // nothing persisted: no session_meta for a refused start
+  }
+  // The refusals left the handle unstarted: it starts with a cwd that exists and runs a turn.
+  auto [code, message] = ErrorOf(d.Start(kConfig));
+  ASSERT_EQ(code, "") << message;
+  d.Submit("hello", 10);
+  EXPECT_NE(d.request_bodies().back().find("<cwd>/repo</cwd>"), std::string::npos);
+}
+
+TEST(StartCwd, EveryEnvironmentsCwdIsChecked) {
+  SessionDriver d;
+  ASSERT_TRUE(d.fs()->AddDir("/repo").has_value());
+  std::string config = kConfig;
+  const std::string env = R"({"id":"local","cwd":"/repo","shell":"bash","fs":"workspace"})";
+  config.replace(config.find(env), env.size(),
+                 env + R"(,{"id":"other","cwd":"/gone","shell":"bash","fs":"workspace"})");
+  auto [code, message] = ErrorOf(d.Start(config));
+  EXPECT_EQ(code, "invalid_config");
+  EXPECT_NE(message.find("environments[1].cwd /gone does not exist"), std::string::npos) << message;
 }
 
 }  // namespace

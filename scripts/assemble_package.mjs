@@ -8,7 +8,7 @@
 //     wasm/dist/wasi/agentctx.wasm and compiles wasi-host/tsconfig.json (outDir ../wasm/dist/wasi;
 //     its `import 'agentctx'` resolves by package self-reference, so step 3 comes first);
 //     then makes dist/wasi/cli.js executable and links node_modules/.bin/agentctx to it;
-//  5. checks the size budget: the Embind .wasm + .mjs ≤ 300 KB (300 000 bytes) gzip
+//  5. checks the size budget: the Embind .wasm + .mjs ≤ 305 KB (305 000 bytes) gzip
 //     (cmake/Emscripten.cmake says which modules are compiled -Oz to keep it);
 //  6. copies the repository's LICENSE to wasm/LICENSE (git-ignored), so the tarball carries it
 //     beside wasm/README.md.
@@ -23,7 +23,7 @@ import { gzipSync } from 'node:zlib';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'wasm/dist');
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
-const SIZE_BUDGET_GZIP = 300 * 1000;
+const SIZE_BUDGET_GZIP = 305 * 1000;
 
 function fail(message) {
   console.error(`assemble_package: ${message}`);

@@ -18,22 +18,26 @@ namespace {
 
 class TreeBuilder {
  public:
-  bool Null() { return Add(JsonValue()); }
-  bool Bool(bool b) { return Add(JsonValue::Bool(b)); }
+  /// `build` false: nothing is built, only the depth is followed (ValidateJson). One handler
+  /// type for both, so the reader's parse loop is instantiated once (the Embind module's size).
+  explicit TreeBuilder(bool build) : build_(build) {}
+
+  bool Null() { return !build_ || Add(JsonValue()); }
+  bool Bool(bool b) { return !build_ || Add(JsonValue::Bool(b)); }
   bool Int(int) { return false; }  // never called with kParseNumbersAsStringsFlag
   bool Uint(unsigned) { return false; }
   bool Int64(int64_t) { return false; }
   bool Uint64(uint64_t) { return false; }
   bool Double(double) { return false; }
   bool RawNumber(const char* str, rapidjson::SizeType len, bool) {
-    return Add(JsonValue::RawNumber(std::string(str, len)));
+    return !build_ || Add(JsonValue::RawNumber(std::string(str, len)));
   }
   bool String(const char* str, rapidjson::SizeType len, bool) {
-    return Add(JsonValue::String(Clean(str, len)));
+    return !build_ || Add(JsonValue::String(Clean(str, len)));
   }
   bool StartObject() { return Open(JsonValue::Object()); }
   bool Key(const char* str, rapidjson::SizeType len, bool) {
-    pending_keys_.push_back(Clean(str, len));
+    if (build_) pending_keys_.push_back(Clean(str, len));
     return true;
   }
   bool EndObject(rapidjson::SizeType) { return Close(); }
@@ -41,6 +45,7 @@ class TreeBuilder {
   bool EndArray(rapidjson::SizeType) { return Close(); }
 
   bool depth_exceeded() const { return depth_exceeded_; }
+  bool root_is_object() const { return root_is_object_; }
   JsonValue TakeRoot() { return std::move(root_); }
 
  private:
@@ -65,14 +70,18 @@ class TreeBuilder {
     return true;
   }
   bool Open(JsonValue v) {
-    if (static_cast<int>(stack_.size()) >= kMaxJsonDepth) {
+    if (depth_ == 0) root_is_object_ = v.is_object();
+    if (depth_ >= kMaxJsonDepth) {
       depth_exceeded_ = true;
       return false;
     }
-    stack_.push_back(std::move(v));
+    ++depth_;
+    if (build_) stack_.push_back(std::move(v));
     return true;
   }
   bool Close() {
+    --depth_;
+    if (!build_) return true;
     JsonValue done = std::move(stack_.back());
     stack_.pop_back();
     // Duplicate keys: the last value wins, at the first key's place (as JsonValue::Set leaves
@@ -85,48 +94,9 @@ class TreeBuilder {
   std::vector<JsonValue> stack_;
   std::vector<std::string> pending_keys_;
   JsonValue root_;
-  bool depth_exceeded_ = false;
-};
-
-// ParseJson's reader with nothing built: only the depth is followed.
-class Validator {
- public:
-  bool Null() { return Value(); }
-  bool Bool(bool) { return Value(); }
-  bool Int(int) { return false; }
-  bool Uint(unsigned) { return false; }
-  bool Int64(int64_t) { return false; }
-  bool Uint64(uint64_t) { return false; }
-  bool Double(double) { return false; }
-  bool RawNumber(const char*, rapidjson::SizeType, bool) { return Value(); }
-  bool String(const char*, rapidjson::SizeType, bool) { return Value(); }
-  bool StartObject() { return Open(true); }
-  bool Key(const char*, rapidjson::SizeType, bool) { return true; }
-  bool EndObject(rapidjson::SizeType) { return Close(); }
-  bool StartArray() { return Open(false); }
-  bool EndArray(rapidjson::SizeType) { return Close(); }
-
-  bool depth_exceeded() const { return depth_exceeded_; }
-  bool object() const { return object_; }
-
- private:
-  bool Value() { return true; }
-  bool Open(bool object) {
-    if (depth_ == 0) object_ = object;
-    if (depth_ >= kMaxJsonDepth) {
-      depth_exceeded_ = true;
-      return false;
-    }
-    ++depth_;
-    return true;
-  }
-  bool Close() {
-    --depth_;
-    return true;
-  }
-
   int depth_ = 0;
-  bool object_ = false;
+  bool build_ = true;
+  bool root_is_object_ = false;
   bool depth_exceeded_ = false;
 };
 
@@ -152,14 +122,14 @@ Result<void> Read(std::string_view text, Handler& handler) {
 }  // namespace
 
 Result<void> ValidateJson(std::string_view text, bool* object) {
-  Validator validator;
+  TreeBuilder validator(/*build=*/false);
   ACTX_TRY_VOID(Read(text, validator));
-  if (object != nullptr) *object = validator.object();
+  if (object != nullptr) *object = validator.root_is_object();
   return {};
 }
 
 Result<JsonValue> ParseJson(std::string_view text) {
-  TreeBuilder builder;
+  TreeBuilder builder(/*build=*/true);
   ACTX_TRY_VOID(Read(text, builder));
   return builder.TakeRoot();
 }

@@ -37,6 +37,8 @@ std::vector<const JsonValue*> Reports(const std::vector<JsonValue>& effects) {
   }
   return out;
 }
+// The pointers point into `effects`: never call it on a temporary.
+std::vector<const JsonValue*> Reports(std::vector<JsonValue>&&) = delete;
 
 std::string_view BreakReason(const JsonValue& report_or_request) {
   const JsonValue* b = report_or_request.Find("break");
@@ -119,7 +121,8 @@ TEST(CacheCauseSession, AModelChangeAtAResumeIsModelChangedLiveAndInReplay) {
   env = same.Call("session.resume", "{\"config\":" + Config("mock-1") + ",\"rollout\":" +
                                         JsonString(rollout) + ",\"now_ms\":3000}");
   ASSERT_NE(env.find("\"ok\":true"), std::string::npos) << env;
-  auto again = Reports(same.Submit("One more.", 4000));
+  const std::vector<JsonValue> again_effects = same.Submit("One more.", 4000);
+  auto again = Reports(again_effects);
   ASSERT_FALSE(again.empty());
   EXPECT_EQ(BreakReason(*again[0]), "") << ToJson(*again[0]);
 }

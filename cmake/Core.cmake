@@ -38,3 +38,25 @@ endif()
 target_include_directories(agentctx_core
   PUBLIC "${PROJECT_SOURCE_DIR}/core/include" "${PROJECT_BINARY_DIR}/generated"
   PRIVATE "${PROJECT_SOURCE_DIR}/core/src")
+
+# Unity builds (CMAKE_UNITY_BUILD, set by the presets) compile batches of files as one unit. These
+# files define file-local helpers (anonymous namespace) under a name that another core file uses
+# too — kSpec/Failed in each tool, the Num/Str JSON helpers, StartsWith, Parser… — or an overload
+# of one, so each compiles on its own. A new clash shows as a redefinition or ambiguity error in a
+# unity build: list the file here or rename its helper.
+set(_actx_unity_alone
+  mock_model/provider_requests.cc mock_model/provider_sse.cc mock_model/responses_cache.cc
+  mock_model/sse_writer.cc protocol/items.cc provider/provider_items.cc
+  provider/anthropic/context_editing.cc provider/cache/cache_explainer.cc
+  provider/cache/cache_explainer_cost.cc provider/cache/prefix_totals.cc
+  provider/responses/openai_cache.cc provider/responses/request_body.cc
+  rollout/line_checks.cc rollout/replay.cc rollout/replay_causes.cc rollout/replay_layout.cc
+  rollout/replay_options.cc rollout/replay_table.cc rollout/replay_usage.cc
+  rollout/resume_state.cc rollout/rollout_reader.cc rollout/rollout_writer.cc session/config.cc
+  tools/edit_file.cc tools/file_walk.cc tools/glob.cc tools/grep.cc tools/list_dir.cc
+  tools/output_truncation.cc tools/patch_chunks.cc tools/patch_parser.cc tools/read_file.cc
+  tools/regex_literals.cc tools/regex_parser.cc tools/update_plan.cc tools/write_file.cc
+  world_state/message_kind.cc world_state/sections/developer_instructions_section.cc
+  world_state/sections/tools_section.cc)
+list(TRANSFORM _actx_unity_alone PREPEND "${PROJECT_SOURCE_DIR}/core/src/")
+set_source_files_properties(${_actx_unity_alone} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)

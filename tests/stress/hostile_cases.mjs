@@ -9,7 +9,8 @@ import { createServer } from 'node:http';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI } from '../../wasi-host/test/helpers.mjs';
+import { CLI, startServeMock } from '../../wasi-host/test/helpers.mjs';
+import { hostileWithOneWordRequests, nestedPartsMessagesBody, nestedPartsResponsesBody } from './serve_mock_flight.mjs';
 
 /** Runs the CLI under /usr/bin/time: {code, signal, stdout, stderr, ms, rssMb}. */
 export function measure(args, { cwd, input = '', timeoutMs = 120000 } = {}) {
@@ -434,6 +435,37 @@ CASES.push({
     let code = '';
     try { code = JSON.parse(text).error.code; } catch { code = ''; }
     return { r, expect: [['413 too_many_items', status === 413 && code === 'too_many_items']] };
+  },
+});
+
+CASES.push({
+  name: 'serve-mock: nested parts in flight', small: 1000000, stress: 1500000, unit: 'parts',
+  // Content parts nested in a tool output (Responses, then Anthropic): refused as the body
+  // arrives, before it is all read; one-word requests sent back to back meanwhile are each
+  // answered within the bound (they waited behind a parse of the whole body). `ms` is the
+  // slowest one-word request. The small size stays well past what socket buffers hold, so
+  // "before the whole body was read" is observable.
+  timeBoundMs: 1000,
+  async run(dir, size) {
+    const { child, baseURL } = await startServeMock();
+    try {
+      let slowest = 0;
+      const expect = [];
+      for (const [path, body] of [['/responses', nestedPartsResponsesBody(size)], ['/messages', nestedPartsMessagesBody(size)]]) {
+        const { hostile, oneWord, maxOneWordMs } = await hostileWithOneWordRequests(baseURL, path, body);
+        slowest = Math.max(slowest, maxOneWordMs);
+        expect.push([`${path}: 413 before the whole body was read (got ${hostile.status} after ${hostile.writtenAtResponse} of ${hostile.bodyBytes} bytes: ${hostile.text.slice(0, 80)})`,
+          hostile.status === 413 && hostile.writtenAtResponse < hostile.bodyBytes]);
+        expect.push([`${path}: every one-word request answered`, oneWord.every((r) => r.status === 200)]);
+      }
+      let rssKb = NaN;
+      try {
+        rssKb = Number(/VmHWM:\s*(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]);
+      } catch { /* gone */ }
+      return { r: { code: 0, signal: undefined, stdout: '', stderr: '', ms: slowest, rssMb: rssKb / 1024 }, expect };
+    } finally {
+      child.kill('SIGTERM');
+    }
   },
 });
 

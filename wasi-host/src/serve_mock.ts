@@ -23,7 +23,11 @@
 //    request at a time; the CLI runs answerMockRequest in a worker thread, mock_worker.ts, so
 //    the server's thread and Ctrl-C are never held by it): the mock's work is linear in the request's items, and a body
 //    with more than MAX_MOCK_INPUT_ITEMS items and content parts (nested parts included) gets
-//    413 `too_many_items` without reaching the guest. Request bodies held in memory at once (being received or
+//    413 `too_many_items` without reaching the guest. The server's thread counts them from the
+//    bytes as they arrive (mock_item_scan.ts, linear, chunk by chunk) and answers such a body
+//    right after the chunk that passes the limit, never JSON-parsed (the rest is read and
+//    dropped, up to the body limit), so other requests keep being answered meanwhile;
+//    answerMockRequest counts again after parsing. Request bodies held in memory at once (being received or
 //    answered) stay under a budget, MAX_IN_FLIGHT_BYTES: a body that would pass it gets 503
 //    `server_busy` (Retry-After: 1) and the connection is closed. docs/RELIABILITY.md lists both.
 import { createServer } from 'node:http';
@@ -31,6 +35,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HostInputError } from './config.js';
 import type { CallResult } from './guest.js';
+import { MockItemScanner } from './mock_item_scan.js';
 
 export type MockClock = { kind: 'wall' } | { kind: 'step'; stepMs: number };
 
@@ -91,7 +96,7 @@ export function mockItemCount(request: unknown): number {
   return count;
 }
 
-function tooManyItems(items: number): string {
+function tooManyItems(items: number | string): string {
   return `request body has ${items} input items and content parts; the mock model answers at most ${MAX_MOCK_INPUT_ITEMS} per request`;
 }
 
@@ -278,15 +283,38 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     }
     const anthropic = route.endpoint === 'messages';
     const chunks: Buffer[] = [];
+    const scanner = new MockItemScanner();
     let size = 0;
-    for await (const chunk of req) {
+    // Not destroyed when the loop ends early: a refusal below may still drain the rest.
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) {
       const length = (chunk as Buffer).length;
       size += length;
-      if (size > maxBody) return refuseMidBody(res, 413, 'too_large', `request body over ${maxBody} bytes`, anthropic);
+      if (size > maxBody) {
+        const status = refuseMidBody(res, 413, 'too_large', `request body over ${maxBody} bytes`, anthropic);
+        req.destroy();
+        return status;
+      }
       if (!hold(length)) {
-        return refuseMidBody(res, 503, 'server_busy',
+        const status = refuseMidBody(res, 503, 'server_busy',
           `the mock server is holding ${inFlight} bytes of request bodies and this one would pass its budget of ${maxInFlight} bytes; retry later`,
           anthropic);
+        req.destroy();
+        return status;
+      }
+      // Counted as the bytes arrive: a body over the item limit is refused after the chunk
+      // that passes it, never parsed here (mock_item_scan.ts says why the count is exact).
+      // The answer goes out at once; the rest of the body is read and dropped (neither held
+      // nor scanned, still capped at maxBody), so a client still sending gets the answer
+      // instead of a reset connection.
+      if (scanner.push(chunk as Buffer) > MAX_MOCK_INPUT_ITEMS) {
+        const status = jsonError(res, 413, 'too_many_items', tooManyItems(`more than ${MAX_MOCK_INPUT_ITEMS}`), anthropic);
+        req.on('error', () => {}); // a client gone mid-body: nothing left to answer
+        req.on('data', (rest: Buffer) => {
+          size += rest.length;
+          if (size > maxBody) req.destroy();
+        });
+        req.resume();
+        return status;
       }
       chunks.push(chunk as Buffer);
     }

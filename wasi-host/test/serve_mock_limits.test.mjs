@@ -48,7 +48,8 @@ describe('serve-mock limits', () => {
 
   test('Regression a request over the item limit gets 413 in the provider\'s error shape', async () => {
     const over = MAX_MOCK_INPUT_ITEMS + 1;
-    const message = `request body has ${over} input items and content parts; the mock model answers at most ${MAX_MOCK_INPUT_ITEMS} per request`;
+    // Refused as the bytes arrive, once the count passes the limit (the rest is not read).
+    const message = `request body has more than ${MAX_MOCK_INPUT_ITEMS} input items and content parts; the mock model answers at most ${MAX_MOCK_INPUT_ITEMS} per request`;
     for (const path of ['/responses', '/chat/completions']) {
       const body = path === '/responses'
         ? JSON.stringify({ model: 'm', input: Array.from({ length: over }, () => ({ role: 'user', content: 'x' })) })

@@ -188,8 +188,8 @@ class Session {
 
   // session_stream.cc
   /// The pending request reached its terminal event: its stream is over for the engine, and
-  /// what the provider still sends on it (Chat's `data: [DONE]`, the host's `end`) is framed by
-  /// completed_stream_tail_.
+  /// what the provider still sends on it (a provider's end-of-stream sentinel, the host's `end`) is
+  /// framed by completed_stream_tail_.
   void EndRequestStream();
   /// A `model_events` delivery for the last completed request that only closes its stream
   /// (no event left in it): true, and nothing to do.

@@ -52,13 +52,11 @@ Result<std::unique_ptr<Session>> Session::Resume(SessionConfig parsed,
       // The previous model's window is only known when it is the configured one.
       if (*model == s->config_.model.slug) s->previous_turn_model_config_ = s->config_.model;
     }
-    // The request before the resume (when one was sent): its provider (absent: responses, as
-    // the writer omits it) and model, for the explainer to name a change at the resume.
-    const JsonValue& last = *state.turn_context;
+    // The request before the resume (when one was sent), for the explainer to name a provider
+    // or model change at the resume.
     if (state.last_request_ms || state.token_usage) {
-      s->explainer_.SeedPredecessor(last.GetString("provider").value_or("responses"),
-                                    last.GetString("model").value_or(""),
-                                    state.last_request_prompt_bytes);
+      s->explainer_.SeedPredecessorFromTurnContext(*state.turn_context,
+                                                   state.last_request_prompt_bytes);
     }
     s->last_turn_context_ = std::move(state.turn_context);
   }

@@ -2,9 +2,9 @@
 // Model deliveries (docs/protocol.md): SSE chunks or parsed events for the pending request;
 // nothing is recorded before `response.completed`, so a failed attempt leaves history untouched.
 // Stale deliveries (unknown/finished request, superseded attempt) only warn; the closing bytes
-// of a completed stream (Chat's `data: [DONE]`, the host's `end`) are not stale: they carry no
-// event, so a host that delivers them after the completing event is silently done.
-// One response is bounded in output items and streamed bytes (response_limits.h).
+// of a completed stream (a provider's end-of-stream sentinel, the host's `end`) are not stale: they
+// carry no event, so a host that delivers them after the completing event is silently done. One
+// response is bounded in output items and streamed bytes (response_limits.h).
 #include <algorithm>
 
 #include "protocol/json_codec.h"
@@ -179,10 +179,11 @@ void Session::EndRequestStream() {
 }
 
 bool Session::ClosesCompletedStream(const JsonValue& delivery) {
-  // A stream goes on after the event that completed it: Chat Completions sends `data: [DONE]`
-  // after its usage chunk, and a host that hands on one SSE event per delivery delivers it
-  // alone; then the host's `end`. Its framing continues where the request's parser stopped, so
-  // a tail split anywhere reads the same; a tail carrying an event (or a parse error) is stale.
+  // A stream goes on after the event that completed it: a provider may send an end-of-stream
+  // sentinel after its usage chunk, and a host that hands on one SSE event per delivery
+  // delivers it alone; then the host's `end`. Its framing continues where the request's parser
+  // stopped, so a tail split anywhere reads the same; a tail carrying an event (or a parse error)
+  // is stale.
   const JsonValue* events = delivery.Find("events");
   if (events != nullptr && !(events->is_array() && events->items().empty())) return false;
   SseOutput out;

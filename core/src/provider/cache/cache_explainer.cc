@@ -93,6 +93,12 @@ void CacheExplainer::SeedPredecessor(std::string_view provider, std::string_view
   prev_bytes_ = prompt_bytes;
 }
 
+void CacheExplainer::SeedPredecessorFromTurnContext(const JsonValue& turn_context,
+                                                    std::uint64_t prompt_bytes) {
+  SeedPredecessor(turn_context.GetString("provider").value_or("responses"),
+                  turn_context.GetString("model").value_or(""), prompt_bytes);
+}
+
 CacheReport CacheExplainer::Explain(std::string_view request_id, const PromptSegments& prompt) {
   // Step 1: prompt length and the raw common prefix with the previous prompt, segment-wise.
   const std::size_t new_count = SegmentCount(prompt);

@@ -193,6 +193,9 @@ class CacheExplainer {
   /// Ignored once a request was explained.
   void SeedPredecessor(std::string_view provider, std::string_view model,
                        std::uint64_t prompt_bytes);
+  /// The same from a recorded turn_context line: its `provider` (absent: the default provider,
+  /// as the rollout writer omits it) and `model`.
+  void SeedPredecessorFromTurnContext(const JsonValue& turn_context, std::uint64_t prompt_bytes);
 
   /// Computes the report of the next request and makes `prompt` the predecessor. A retry of the
   /// same request must not call this again (it would compare the prompt with itself).

@@ -16,7 +16,7 @@
 //    only the final text shows what it made of them).
 //  - A process appending to a rollout (run, the REPL, resume) holds its lock (rollout_lock.ts)
 //    from before the first byte it writes until it ends; a second writer is refused untouched.
-import { existsSync, readFileSync, realpathSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   GUEST_WORKSPACE, HostInputError, MOCK_SLUG, apiKeyFromEnv, buildConfig, guestCwd, mergePatch, modelSlug, readConfigFile,
@@ -30,7 +30,7 @@ import { EngineError, SessionDriver, VirtualClock, WallClock, engineCaller } fro
 import type { Clock, Effect, EffectOutput, TurnOutcome } from './driver.js';
 import type { GuestOptions, WasiGuest } from './guest.js';
 import { HumanOutput, JsonOutput } from './output.js';
-import { guestPathInHome, newRolloutPath, prepareResume, rolloutFacts, sessionsDir } from './rollout.js';
+import { guestPathInHome, newRolloutPath, prepareResume, readRolloutBytes, rolloutFacts, rolloutInHome, sessionsDir } from './rollout.js';
 import type { RecordedSettings } from './rollout.js';
 import { overrideLine, recordedConfig, urlOnlyFromForeignRollout } from './resume_settings.js';
 import { noRedaction, redactingErrors, redactingOutput } from './key_redaction.js';
@@ -49,6 +49,8 @@ import { noteUntrustedAgents } from './untrusted_note.js';
 import { StatusLine } from './status_line.js';
 import { sessionCost, statusText, turnLine } from './usage_meter.js';
 import { terminalJsonText, terminalLine } from './terminal_text.js';
+import { renderAgents, renderBreakpoints } from './inspect_views.js';
+import type { AgentsInspect, BreakpointsInspect } from './inspect_views.js';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
@@ -465,14 +467,6 @@ async function runScript(s: Session, steps: NonNullable<ReturnType<typeof parseS
   return 0;
 }
 
-function readRolloutBytes(file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch {
-    throw new HostInputError(`${file}: cannot read the rollout`);
-  }
-}
-
 export async function resumeCommand(args: string[], o: CliOptions, load: GuestLoader): Promise<number> {
   const [file, ...rest] = args;
   if (file === undefined) throw new HostInputError('resume needs a rollout FILE.jsonl');
@@ -533,18 +527,6 @@ export async function resumeCommand(args: string[], o: CliOptions, load: GuestLo
   }
 }
 
-/** The real path of `file` when it lies under the home (resume continues it in place). */
-function rolloutInHome(home: string, file: string): string | undefined {
-  let real: string;
-  try {
-    real = realpathSync(file);
-  } catch {
-    throw new HostInputError(`${file}: cannot read the rollout`);
-  }
-  if (!existsSync(home)) return undefined;
-  return guestPathInHome(home, real) === undefined ? undefined : real;
-}
-
 // --- inspect / replay / serve-mock ------------------------------------------------------------
 
 export async function inspectCommand(args: string[], o: CliOptions, load: GuestLoader): Promise<number> {
@@ -601,43 +583,6 @@ export async function inspectCommand(args: string[], o: CliOptions, load: GuestL
   } finally {
     await s.mcp?.close();
   }
-}
-
-interface BreakpointsInspect {
-  provider: string;
-  min_cacheable_tokens: number;
-  breakpoints: { at: string; placed: boolean; reason: string; ttl?: string; prefix_tokens: number; message_index?: number }[];
-}
-
-function renderBreakpoints(v: BreakpointsInspect): string {
-  const lines = [`provider ${v.provider}; cacheable minimum ${v.min_cacheable_tokens} tokens`];
-  for (const b of v.breakpoints) {
-    const where = b.message_index === undefined ? b.at : `${b.at} (message ${b.message_index})`;
-    lines.push(`${b.placed ? 'mark' : 'skip'} ${where}: ${b.reason}${b.ttl ? `, ttl ${b.ttl}` : ''}, ${b.prefix_tokens} tokens before it`);
-  }
-  return lines.join('\n') + '\n';
-}
-
-interface AgentsInspect {
-  text?: string | null;
-  fragment?: string | null;
-  sources?: { path: string; environment_id: string; cwd: string; global: boolean; kind?: string; imported_from?: string }[];
-  warnings?: { code: string; message: string }[];
-}
-
-function renderAgents(v: AgentsInspect): string {
-  const lines: string[] = ['Sources:'];
-  for (const s of v.sources ?? []) {
-    const kind = s.kind === 'local' ? 'local overlay, ' : s.kind === 'import' ? `imported from ${s.imported_from ?? '?'}, ` : '';
-    lines.push(`  ${s.path}${s.global ? ' (global)' : ` (${kind}environment ${s.environment_id}, cwd ${s.cwd})`}`);
-  }
-  if ((v.sources ?? []).length === 0) lines.push('  (none)');
-  lines.push('Warnings:');
-  for (const w of v.warnings ?? []) lines.push(`  ${w.code}: ${oneLine(w.message)}`);
-  if ((v.warnings ?? []).length === 0) lines.push('  (none)');
-  lines.push('Text:');
-  lines.push(v.text ?? '(no AGENTS.md instructions)');
-  return lines.join('\n') + '\n';
 }
 
 // `replay` and `serve-mock` need no session: they live in offline_commands.ts.

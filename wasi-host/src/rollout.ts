@@ -12,7 +12,7 @@
 //    a rollout records"): model, provider, base URL, explicit provider features, reasoning
 //    effort and summary. Permissions (sandbox, approval, trust, --writable) are never taken from
 //    a rollout: each invocation grants its own. A value this host cannot use is a HostInputError.
-import { appendFileSync, readFileSync, realpathSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, realpathSync, truncateSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { GUEST_HOME, GUEST_WORKSPACE, HostInputError } from './config.js';
 import { CLI_ENUM_FLAGS } from './generated/cli_enums.js';
@@ -227,4 +227,25 @@ export function prepareResume(home: string, file: string, homeLabel = `--home ${
   if (keep < bytes.length) truncateSync(hostPath, keep);
   if (addNewline) appendFileSync(hostPath, '\n');
   return { hostPath, guestPath, bytes, copied };
+}
+
+/** The whole rollout file; unreadable is a usage error naming it. */
+export function readRolloutBytes(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch {
+    throw new HostInputError(`${file}: cannot read the rollout`);
+  }
+}
+
+/** The real path of `file` when it lies under the home (resume continues it in place). */
+export function rolloutInHome(home: string, file: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    throw new HostInputError(`${file}: cannot read the rollout`);
+  }
+  if (!existsSync(home)) return undefined;
+  return guestPathInHome(home, real) === undefined ? undefined : real;
 }
